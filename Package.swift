@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "flyr",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Geo", targets: ["Geo"]),
+        .executable(name: "flyr", targets: ["flyr"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
+        .executableTarget(
+            name: "flyr",
+            dependencies: [
+                "Geo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "FlyrTests", dependencies: ["Geo"]),
+    ]
+)
