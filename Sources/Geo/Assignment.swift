@@ -1,0 +1,106 @@
+/// Resolves BUFFER/NEAREST candidates into links, one house per single-family footprint,
+/// in a stable global order: the most certain address (largest gap between its best and its
+/// runner-up cost) claims first; each claim raises the cost of that building for addresses
+/// with another house number, and their certainty is recomputed. Ties go to the smaller cost,
+/// then the smaller address id, so the result does not depend on input order.
+struct Assignment {
+    struct Choice { var candidate: Candidate; var cost: Double; var runnerUp: Double }
+
+    /// `keys[a]`: the house key of address a. `claims`: keys already on each building (COVERS).
+    static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressIDs: [String],
+                        buildingIDs: [String], multiUnit: [Bool], claims initial: [Set<String>],
+                        penalty: Double) -> [Int: Choice] {
+        var claims = initial
+        var byBuilding: [Int: [Int]] = [:]  // building → pending slots
+        for (slot, p) in pending.enumerated() { for c in p.scored { byBuilding[c.building, default: []].append(slot) } }
+
+        func evaluate(_ slot: Int) -> Choice? {
+            let (a, scored) = pending[slot]
+            var best: Choice? = nil
+            var second = Double.infinity
+            for c in scored {
+                var cost = c.cost
+                let held = claims[c.building]
+                if !multiUnit[c.building], !held.isEmpty, !held.contains(keys[a]) { cost += penalty }
+                if let b = best {
+                    if cost < b.cost || (cost == b.cost && buildingIDs[c.building] < buildingIDs[b.candidate.building]) {
+                        second = b.cost
+                        best = Choice(candidate: c, cost: cost, runnerUp: 0)
+                    } else {
+                        second = min(second, cost)
+                    }
+                } else {
+                    best = Choice(candidate: c, cost: cost, runnerUp: 0)
+                }
+            }
+            best?.runnerUp = second
+            return best
+        }
+
+        var heap = Heap<Entry>()
+        var version = [Int](repeating: 0, count: pending.count)
+        var done = [Bool](repeating: false, count: pending.count)
+        func push(_ slot: Int) {
+            guard let ch = evaluate(slot) else { done[slot] = true; return }
+            heap.push(Entry(regret: ch.runnerUp - ch.cost, cost: ch.cost, id: addressIDs[pending[slot].address],
+                            slot: slot, version: version[slot]))
+        }
+        for slot in pending.indices { push(slot) }
+        var out: [Int: Choice] = [:]
+        while let e = heap.pop() {
+            guard !done[e.slot], e.version == version[e.slot], let ch = evaluate(e.slot) else { continue }
+            done[e.slot] = true
+            let a = pending[e.slot].address, b = ch.candidate.building
+            out[a] = ch
+            let (inserted, _) = claims[b].insert(keys[a])
+            guard inserted, !multiUnit[b] else { continue }
+            for other in byBuilding[b] ?? [] where !done[other] {
+                version[other] += 1
+                push(other)
+            }
+        }
+        return out
+    }
+
+    struct Entry: Comparable {
+        var regret: Double, cost: Double, id: String, slot: Int, version: Int
+        /// "Less" pops first: larger regret, then smaller cost, then smaller id.
+        static func < (l: Entry, r: Entry) -> Bool {
+            if l.regret != r.regret { return l.regret > r.regret }
+            if l.cost != r.cost { return l.cost < r.cost }
+            return l.id < r.id
+        }
+    }
+}
+
+/// A binary min-heap.
+struct Heap<T: Comparable> {
+    private var items: [T] = []
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func push(_ x: T) {
+        items.append(x)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard items[i] < items[parent] else { break }
+            items.swapAt(i, parent); i = parent
+        }
+    }
+
+    mutating func pop() -> T? {
+        guard !items.isEmpty else { return nil }
+        items.swapAt(0, items.count - 1)
+        let top = items.removeLast()
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < items.count, items[l] < items[m] { m = l }
+            if r < items.count, items[r] < items[m] { m = r }
+            if m == i { break }
+            items.swapAt(i, m); i = m
+        }
+        return top
+    }
+}

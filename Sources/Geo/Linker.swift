@@ -1,0 +1,181 @@
+import Foundation
+
+/// How an address was linked to its building.
+public enum LinkMethod: String, Sendable, CaseIterable {
+    /// The footprint covers the point (boundary included).
+    case covers = "COVERS"
+    /// The best-scored footprint lies within the buffer distance of the point.
+    case buffer = "BUFFER"
+    /// The best-scored footprint lies beyond the buffer, within the search radius.
+    case nearest = "NEAREST"
+    /// No footprint within the search radius.
+    case none = "NONE"
+}
+
+public struct LinkerOptions: Sendable {
+    /// BUFFER tier: the winner lies within this many metres of the point.
+    public var bufferMeters = 10.0
+    /// NEAREST tier: candidates lie within this many metres of the point.
+    public var searchMeters = 50.0
+    /// How far from the point the address's street is looked for (metres).
+    public var streetSearchMeters = 150.0
+    /// A building fronts a street whose segment lies within this many metres of it.
+    public var frontageMeters = 40.0
+    public init() {}
+}
+
+/// One address's link. `distance` is metres from the point to the footprint (0 for COVERS).
+public struct Link: Sendable, Equatable {
+    public var addressID: String
+    public var buildingID: String?
+    public var method: LinkMethod
+    /// In [0, 1]; see the README for the formula.
+    public var confidence: Double
+    public var distance: Double
+    /// The address's street names a segment the building fronts.
+    public var streetMatch: Bool
+}
+
+public struct NearbyBuilding: Sendable, Equatable {
+    public var buildingID: String
+    public var distance: Double
+}
+
+public struct BuildingLinks: Sendable, Equatable {
+    public var buildingID: String
+    public var addressCount: Int
+    /// Two or more addresses linked (or its class says apartments).
+    public var isMultiUnit: Bool
+    public var isOrphan: Bool { addressCount == 0 }
+}
+
+public struct LinkResult: Sendable {
+    /// One per address, sorted by address id; unmatched ones have method NONE.
+    public var links: [Link]
+    /// For each unmatched address (by id), its three nearest buildings.
+    public var unmatched: [String: [NearbyBuilding]]
+    /// One per building, sorted by id.
+    public var buildings: [BuildingLinks]
+    /// Footprints that were invalid and repaired with make-valid.
+    public var repairedFootprints: Int
+    /// Wall-clock seconds per phase, in order.
+    public var phases: [(name: String, seconds: Double)]
+
+    public func count(_ m: LinkMethod) -> Int { links.reduce(0) { $0 + ($1.method == m ? 1 : 0) } }
+    public var orphanBuildings: Int { buildings.reduce(0) { $0 + ($1.isOrphan ? 1 : 0) } }
+    public var multiUnitBuildings: Int { buildings.reduce(0) { $0 + ($1.isMultiUnit ? 1 : 0) } }
+}
+
+/// The Stable Linker: COVERS, then BUFFER, then NEAREST, with street evidence; deterministic
+/// for any input order. Runs on one GEOS context.
+public struct Linker: Sendable {
+    public var options: LinkerOptions
+    public init(options: LinkerOptions = .init()) { self.options = options }
+
+    // Scoring constants (metres). Documented in the README, "How the linker scores".
+    /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
+    static let turnCost = 10.0
+    /// The widest turn considered, and its step.
+    static let maxTurn = 60.0 * Double.pi / 180, turnStep = 5.0 * Double.pi / 180
+    static let outbuildingPenalty = 6.0
+    /// A building that already holds another house number (and is not multi-unit).
+    static let occupiedPenalty = 20.0
+    /// A footprint whose nearest point lies across a road from the address point.
+    static let acrossRoadPenalty = 25.0
+    /// A building that fronts no street of the address's name while such a street is near.
+    static let wrongStreetPenalty = 4.0
+
+    public func link(buildings: [Building], addresses: [Address], segments: [Segment]) throws -> LinkResult {
+        var phases: [(String, Double)] = []
+        let clock = ContinuousClock()
+        var mark = clock.now
+        func phase(_ name: String) {
+            let now = clock.now
+            let d = now - mark
+            phases.append((name, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18))
+            mark = now
+        }
+
+        let world = try LinkWorld(buildings: buildings, addresses: addresses, segments: segments, options: options)
+        phase("prepare")
+
+        // Tier 1: COVERS for every address first.
+        var links = [Link?](repeating: nil, count: addresses.count)
+        var coverNumbers = [Set<String>](repeating: [], count: buildings.count)
+        for a in addresses.indices {
+            if let b = try world.coveringBuilding(a) {
+                links[a] = Link(addressID: addresses[a].id, buildingID: buildings[b].id, method: .covers,
+                                confidence: 0, distance: 0, streetMatch: false)
+                world.assigned[a] = b
+                coverNumbers[b].insert(world.houseKey(a))
+            }
+        }
+        for b in buildings.indices where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
+        phase("covers")
+
+        // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
+        var pending: [(address: Int, scored: [Candidate])] = []
+        for a in addresses.indices where links[a] == nil {
+            let scored = try world.scoreCandidates(a, coverNumbers: coverNumbers)
+            pending.append((a, scored))
+        }
+        let keys = addresses.indices.map(world.houseKey)
+        let chosen = Assignment.resolve(
+            pending: pending, keys: keys, addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id),
+            multiUnit: buildings.indices.map { world.multiUnit[$0] || world.multiUnitByClass($0) },
+            claims: coverNumbers, penalty: Linker.occupiedPenalty)
+        for (a, ch) in chosen {
+            let best = ch.candidate
+            world.assigned[a] = best.building
+            let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
+            links[a] = Link(addressID: addresses[a].id, buildingID: buildings[best.building].id, method: method,
+                            confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
+                                                          runnerUp: ch.runnerUp, directional: best.directional),
+                            distance: (best.distance * 100).rounded() / 100, streetMatch: false)
+        }
+        phase("buffer+nearest")
+
+        // Street match and COVERS confidence.
+        var unmatched: [String: [NearbyBuilding]] = [:]
+        for a in addresses.indices {
+            if var l = links[a], let b = world.assigned[a] {
+                l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
+                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
+                links[a] = l
+            } else {
+                unmatched[addresses[a].id] = try world.nearestBuildings(a, count: 3)
+                links[a] = Link(addressID: addresses[a].id, buildingID: nil, method: .none,
+                                confidence: 0, distance: 0, streetMatch: false)
+            }
+        }
+        var counts = [Int](repeating: 0, count: buildings.count)
+        for a in addresses.indices { if let b = world.assigned[a] { counts[b] += 1 } }
+        let summaries = buildings.indices.map { b in
+            BuildingLinks(buildingID: buildings[b].id, addressCount: counts[b],
+                          isMultiUnit: counts[b] > 1 || (counts[b] > 0 && world.multiUnitByClass(b)))
+        }.sorted { $0.buildingID < $1.buildingID }
+        phase("finish")
+
+        let sorted = links.map { $0! }.sorted { $0.addressID < $1.addressID }
+        return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
+                          repairedFootprints: world.repaired, phases: phases)
+    }
+
+    /// BUFFER/NEAREST confidence: a distance factor exp(-d/30 m), times a margin factor
+    /// 0.5 + 0.5·min(1, (runner-up cost − cost)/10 m), times 1 with direction evidence or 0.85
+    /// without; BUFFER starts at 0.95, NEAREST at 0.8. Rounded to 3 decimals.
+    static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool) -> Double {
+        let base = method == .buffer ? 0.95 : 0.8
+        let margin = runnerUp.isFinite ? 0.5 + 0.5 * min(1, max(0, runnerUp - cost) / 10) : 1
+        let c = base * exp(-distance / 30) * margin * (directional ? 1 : 0.85)
+        return (min(1, max(0, c)) * 1000).rounded() / 1000
+    }
+}
+
+/// A scored candidate footprint for one address.
+struct Candidate {
+    var building: Int
+    var distance: Double
+    var cost: Double
+    var directional: Bool
+}
