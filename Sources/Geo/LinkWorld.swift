@@ -18,6 +18,9 @@ final class LinkWorld {
     var repaired = 0
 
     var points: [Coord] = []
+    let addressIndex: SpatialIndex
+    /// A point on each footprint's surface (its centroid when that lies inside).
+    var centres: [Coord] = []
     var streetKeys: [String?] = []
     var coverCount: [Int]
     var assigned: [Int?]
@@ -69,12 +72,16 @@ final class LinkWorld {
                 repaired += 1
             }
             footprints.append(g)
+            let cg = try g.centroid()
+            centres.append(try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord())
             areas.append(try g.area())
             try buildingIndex.insert(i, BBox(covering: all.lazy.flatMap { $0 }))
         }
 
         points = addresses.map(\.point)
         try projection.forward(&points)
+        addressIndex = try SpatialIndex(context)
+        for (i, q) in points.enumerated() { try addressIndex.insert(i, BBox(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y)) }
         streetKeys = addresses.map { StreetName.normalize($0.street) }
 
         flat = segments.flatMap(\.line)
@@ -167,6 +174,7 @@ final class LinkWorld {
     /// Candidates within the search radius, scored; the best first. Only candidates that
     /// could still win after an occupancy penalty are scored in full.
     func scoreCandidates(_ a: Int, coverNumbers: [Set<String>]) throws -> [Candidate] {
+        let turnCost = Linker.turnCost
         let p = points[a], r = options.searchMeters
         let pt = try Geometry.point(context, p)
         var near: [(Int, Double)] = []
@@ -178,9 +186,14 @@ final class LinkWorld {
         near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildings[$0.0].id < buildings[$1.0].id }
 
         var dir: Coord? = nil
+        var expectedX: Double? = nil
         if let anchor = try streetAnchor(a) {
             let v = Planar.sub(p, anchor), len = Planar.length(v)
-            if len > 0.5 { dir = Coord(v.x / len, v.y / len) }
+            if len > 0.5 {
+                let u = Coord(v.x / len, v.y / len)
+                dir = u
+                expectedX = try expectedAlongStreet(a, away: u)
+            }
         }
         let key = houseKey(a)
         var out: [Candidate] = []
@@ -189,19 +202,26 @@ final class LinkWorld {
             if d > bound + Linker.occupiedPenalty { break }
             var cost = d
             if let dir {
-                var best = d + Linker.turnCost * Double.pi / 2
+                var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
                 while turn <= Linker.maxTurn + 1e-9 {
-                    if d + Linker.turnCost * turn >= best { break }
+                    if d + turnCost * turn >= best { break }
                     for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
                         let v = Planar.rotate(dir, radians: sign * turn)
                         if let t = Planar.rayHit(origin: p, dir: v, rings: rings[b], maxDistance: r) {
-                            best = min(best, t + Linker.turnCost * turn)
+                            best = min(best, t + turnCost * turn)
                         }
                     }
                     turn += Linker.turnStep
                 }
                 cost = best
+            }
+            if let dir, let expectedX {
+                // Along-street offset of the footprint's centre from the point (x along the street).
+                let t = Coord(-dir.y, dir.x)
+                let c = centres[b]
+                let x = Planar.dot(Planar.sub(c, p), t)
+                cost += Linker.numberOrderCost * min(abs(x - expectedX), Linker.numberOrderCap)
             }
             if buildings[b].isOutbuilding { cost += Linker.outbuildingPenalty }
             if !multiUnit[b], !coverNumbers[b].isEmpty, !coverNumbers[b].contains(key) { cost += Linker.occupiedPenalty }
@@ -214,6 +234,24 @@ final class LinkWorld {
         }
         out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildings[$0.building].id < buildings[$1.building].id }
         return out
+    }
+
+    /// Where along the street (metres from the point, x along the street's tangent with the
+    /// street behind the point) the house number should stand, fitted from the numbers of
+    /// addresses of the same street on the same side within the house-number radius.
+    func expectedAlongStreet(_ a: Int, away u: Coord) throws -> Double? {
+        guard let key = streetKeys[a], let n = HouseNumbers.value(addresses[a].number) else { return nil }
+        let p = points[a], r = Linker.numberRadius
+        let t = Coord(-u.y, u.x)
+        var pairs: [(x: Double, n: Double)] = []
+        for j in try addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+            guard streetKeys[j] == key, let nj = HouseNumbers.value(addresses[j].number) else { continue }
+            let v = Planar.sub(points[j], p)
+            // Same side: not across the street (the street lies behind p, at -u).
+            guard Planar.dot(v, v) <= r * r, Planar.dot(v, u) > -8 else { continue }
+            pairs.append((Planar.dot(v, t), nj))
+        }
+        return HouseNumbers.expectedPosition(of: n, among: pairs)
     }
 
     /// True when a segment named like `street` lies within the frontage distance of the building.

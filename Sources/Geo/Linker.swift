@@ -74,7 +74,12 @@ public struct Linker: Sendable {
 
     // Scoring constants (metres). Documented in the README, "How the linker scores".
     /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
-    static let turnCost = 10.0
+    static let turnCost = 30.0
+    /// Cost per metre between a footprint's centre and where its house number should stand.
+    static let numberOrderCost = 0.5
+    static let numberOrderCap = 10.0
+    /// Neighbours whose numbers are fitted lie within this many metres.
+    static let numberRadius = 60.0
     /// The widest turn considered, and its step.
     static let maxTurn = 60.0 * Double.pi / 180, turnStep = 5.0 * Double.pi / 180
     static let outbuildingPenalty = 6.0

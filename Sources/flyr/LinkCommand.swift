@@ -24,6 +24,7 @@ struct LinkCommand: ParsableCommand {
         let result = try Linker().link(buildings: b, addresses: a, segments: s)
         for m in LinkMethod.allCases { FileHandle.standardError.write("\(m.rawValue): \(result.count(m))\n".data(using: .utf8)!) }
         for (n, t) in result.phases { FileHandle.standardError.write("\(n): \(t)s\n".data(using: .utf8)!) }
+        if let output { try LinkTable.csv(result).write(toFile: output, atomically: true, encoding: .utf8) }
         if let check {
             let rows = try String(contentsOfFile: check, encoding: .utf8).split(separator: "\n").dropFirst()
             var truth: [String: String] = [:]
