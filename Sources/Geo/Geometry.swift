@@ -217,3 +217,47 @@ public final class Geometry {
         GEOSProject_r(context.handle, ptr, point.ptr)
     }
 }
+
+extension Geometry {
+    private func coords(of seqOwner: OpaquePointer) -> [Coord] {
+        guard let seq = GEOSGeom_getCoordSeq_r(context.handle, seqOwner) else { return [] }
+        var n: UInt32 = 0
+        GEOSCoordSeq_getSize_r(context.handle, seq, &n)
+        var out: [Coord] = []
+        out.reserveCapacity(Int(n))
+        for i in 0..<n {
+            var x = 0.0, y = 0.0
+            GEOSCoordSeq_getXY_r(context.handle, seq, i, &x, &y)
+            out.append(Coord(x, y))
+        }
+        return out
+    }
+
+    private func polygonCoords(_ g: OpaquePointer) -> PolygonCoords {
+        var rings: [[Coord]] = []
+        if let shell = GEOSGetExteriorRing_r(context.handle, g) { rings.append(coords(of: shell)) }
+        let holes = GEOSGetNumInteriorRings_r(context.handle, g)
+        if holes > 0 {
+            for i in 0..<holes { if let h = GEOSGetInteriorRingN_r(context.handle, g, i) { rings.append(coords(of: h)) } }
+        }
+        return PolygonCoords(rings: rings)
+    }
+
+    /// The parts of a Polygon or MultiPolygon (empty parts left out); [] for other types.
+    public func polygons() -> [PolygonCoords] {
+        let t = GEOSGeomTypeId_r(context.handle, ptr)
+        if t == Int32(GEOS_POLYGON.rawValue) { return isEmpty ? [] : [polygonCoords(ptr)] }
+        guard t == Int32(GEOS_MULTIPOLYGON.rawValue) else { return [] }
+        return (0..<GEOSGetNumGeometries_r(context.handle, ptr)).compactMap { i in
+            guard let g = GEOSGetGeometryN_r(context.handle, ptr, i), GEOSisEmpty_r(context.handle, g) == 0 else { return nil }
+            return polygonCoords(g)
+        }
+    }
+
+    /// The vertices of a LineString or Point; [] for other types.
+    public func lineCoords() -> [Coord] {
+        let t = GEOSGeomTypeId_r(context.handle, ptr)
+        guard t == Int32(GEOS_LINESTRING.rawValue) || t == Int32(GEOS_POINT.rawValue) else { return [] }
+        return coords(of: ptr)
+    }
+}

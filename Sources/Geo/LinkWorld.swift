@@ -124,6 +124,10 @@ final class LinkWorld {
         return ["apartments", "dormitory", "residential", "hotel", "terrace", "commercial", "retail", "office"].contains(c)
     }
 
+    /// Metres within which a point counts as on the footprint's edge: absorbs the round-off of
+    /// projecting degrees to metres, far below any survey precision.
+    static let coverTolerance = 1e-6
+
     /// Tier 1: the preferred footprint covering the point: main building over outbuilding,
     /// then the smaller footprint, then the smaller id.
     func coveringBuilding(_ a: Int) throws -> Int? {
@@ -132,7 +136,8 @@ final class LinkWorld {
         var best: Int? = nil
         var n = 0
         for b in try buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-            guard try preparedFootprint(b).covers(pt) else { continue }
+            let fp = try preparedFootprint(b)
+            guard try fp.covers(pt) || fp.distance(to: pt) <= LinkWorld.coverTolerance else { continue }
             n += 1
             guard let cur = best else { best = b; continue }
             let ko = buildings[b].isOutbuilding, co = buildings[cur].isOutbuilding

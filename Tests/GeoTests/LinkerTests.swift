@@ -1,0 +1,204 @@
+import Testing
+@testable import Geo
+
+/// Builds features from WKT in metres east/north of a point in Queens, so each case reads
+/// as a small drawing.
+struct Scene {
+    static let origin = Coord(-73.74, 40.72)
+    let ctx = GEOSContext()
+    let proj = try! Projection.localMetric(around: Scene.origin)
+    var buildings: [Building] = []
+    var addresses: [Address] = []
+    var segments: [Segment] = []
+
+    func degrees(_ c: [Coord]) -> [Coord] { var c = c; try! proj.inverse(&c); return c }
+
+    mutating func building(_ id: String, _ wkt: String, subtype: String? = nil, class cls: String? = nil) {
+        let g = try! Geometry.fromWKT(ctx, wkt)
+        let parts = g.polygons().map { PolygonCoords(rings: $0.rings.map(degrees)) }
+        buildings.append(Building(id: id, polygons: parts, subtype: subtype, buildingClass: cls))
+    }
+    mutating func address(_ id: String, _ x: Double, _ y: Double, number: String = "1", street: String? = "Main Street", unit: String? = nil) {
+        addresses.append(Address(id: id, point: degrees([Coord(x, y)])[0], number: number, street: street, unit: unit))
+    }
+    mutating func road(_ id: String, _ wkt: String, name: String?, class cls: String = "residential") {
+        let g = try! Geometry.fromWKT(ctx, wkt)
+        segments.append(Segment(id: id, line: degrees(g.lineCoords()), subtype: "road", segmentClass: cls, name: name))
+    }
+    func link(_ options: LinkerOptions = .init()) throws -> LinkResult {
+        try Linker(options: options).link(buildings: buildings, addresses: addresses, segments: segments)
+    }
+}
+
+extension LinkResult {
+    func link(_ address: String) -> Link { links.first { $0.addressID == address }! }
+}
+
+@Suite struct LinkerTests {
+    @Test func pointOnTheEdgeIsCovered() throws {
+        var s = Scene()
+        s.building("b1", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+        s.address("a1", 10, 5)
+        let l = try s.link().link("a1")
+        #expect(l.method == .covers && l.buildingID == "b1" && l.distance == 0 && l.confidence == 1)
+    }
+
+    @Test func pointInACourtyardHoleIsNotCovered() throws {
+        var s = Scene()
+        s.building("ring", "POLYGON((0 0,30 0,30 30,0 30,0 0),(10 10,20 10,20 20,10 20,10 10))")
+        s.address("a1", 15, 15)
+        let l = try s.link().link("a1")
+        #expect(l.method == .buffer && l.buildingID == "ring")
+        #expect(abs(l.distance - 5) < 0.01)
+    }
+
+    @Test func overlapsPreferTheMainBuildingThenTheSmallerFootprint() throws {
+        var s = Scene()
+        s.building("big", "POLYGON((0 0,40 0,40 40,0 40,0 0))")
+        s.building("small", "POLYGON((5 5,15 5,15 15,5 15,5 5))")
+        s.building("garage", "POLYGON((6 6,9 6,9 9,6 9,6 6))", subtype: "outbuilding", class: "garage")
+        s.address("a1", 7, 7)
+        s.address("a2", 30, 30)
+        let r = try s.link()
+        #expect(r.link("a1").buildingID == "small")
+        #expect(r.link("a1").confidence == 0.9)   // chosen among several covering footprints
+        #expect(r.link("a2").buildingID == "big")
+    }
+
+    @Test func outbuildingBesideAHouseLosesToTheHouse() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.building("house", "POLYGON((0 12,10 12,10 24,0 24,0 12))")
+        s.building("garage", "POLYGON((11 8,15 8,15 12,11 12,11 8))", class: "garage")
+        s.address("a1", 9, 6)   // frontage point, nearer the garage corner
+        let l = try s.link().link("a1")
+        #expect(l.buildingID == "house")
+        #expect(l.streetMatch)
+    }
+
+    @Test func equalDistancesGoToTheBuildingBehindThePoint() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.building("left", "POLYGON((-12 10,-2 10,-2 20,-12 20,-12 10))")
+        s.building("right", "POLYGON((2 10,12 10,12 20,2 20,2 10))")
+        s.building("behind", "POLYGON((-1.5 9,1.5 9,1.5 30,-1.5 30,-1.5 9))")
+        s.address("a1", 0, 5)
+        #expect(try s.link().link("a1").buildingID == "behind")
+    }
+
+    @Test func buildingAcrossTheStreetIsNotTaken() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.building("across", "POLYGON((-5 -9,5 -9,5 -19,-5 -19,-5 -9))")
+        s.building("own", "POLYGON((-5 14,5 14,5 24,-5 24,-5 14))")
+        s.address("a1", 0, 5)   // 9 m from its own house, 14 m from the house across the street
+        #expect(try s.link().link("a1").buildingID == "own")
+    }
+
+    @Test func oneHousePerSingleFamilyFootprint() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        // Attached pair sharing the wall x=0; both points in front of the shared corner.
+        s.building("west", "POLYGON((-6 10,0 10,0 20,-6 20,-6 10))")
+        s.building("east", "POLYGON((0 10,6 10,6 20,0 20,0 10))")
+        s.building("west2", "POLYGON((-20 10,-14 10,-14 20,-20 20,-20 10))")
+        s.building("east2", "POLYGON((14 10,20 10,20 20,14 20,14 10))")
+        s.address("a1", 0, 5, number: "12")
+        s.address("a2", 0, 7, number: "14")
+        s.address("a0", -17, 5, number: "10")
+        s.address("a3", 17, 5, number: "16")
+        let r = try s.link()
+        #expect(r.link("a1").buildingID == "west")
+        #expect(r.link("a2").buildingID == "east")
+        #expect(r.buildings.allSatisfy { $0.addressCount == 1 && !$0.isMultiUnit })
+    }
+
+    @Test func multiUnitBuildingHoldsSeveralAddresses() throws {
+        var s = Scene()
+        s.building("apts", "POLYGON((0 0,30 0,30 20,0 20,0 0))")
+        s.address("u1", 5, 5, number: "100", unit: "1")
+        s.address("u2", 10, 5, number: "100", unit: "2")
+        s.address("u3", 15, 5, number: "102")
+        let r = try s.link()
+        #expect(Set(["u1", "u2", "u3"].map { r.link($0).buildingID }) == ["apts"])
+        let b = r.buildings.first { $0.buildingID == "apts" }!
+        #expect(b.addressCount == 3 && b.isMultiUnit)
+    }
+
+    @Test func nothingWithinReachIsReportedWithTheNearestThree() throws {
+        var s = Scene()
+        for i in 0..<4 { s.building("b\(i)", "POLYGON((\(100 + 20 * i) 0,\(110 + 20 * i) 0,\(110 + 20 * i) 10,\(100 + 20 * i) 10,\(100 + 20 * i) 0))") }
+        s.address("far", 0, 5)
+        let r = try s.link()
+        #expect(r.link("far").method == .none && r.link("far").buildingID == nil)
+        let near = r.unmatched["far"]!
+        #expect(near.map(\.buildingID) == ["b0", "b1", "b2"])
+        #expect(abs(near[0].distance - 100) < 0.05)
+        #expect(r.orphanBuildings == 4)
+    }
+
+    @Test func streetMismatchIsRecorded() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Oak Avenue")
+        s.building("b", "POLYGON((-5 8,5 8,5 18,-5 18,-5 8))")
+        s.address("a", 0, 12, street: "Elm Street")
+        s.address("c", 1, 12, number: "1", street: "OAK AVE.")
+        let r = try s.link()
+        #expect(!r.link("a").streetMatch)
+        #expect(r.link("c").streetMatch)
+    }
+
+    @Test func bufferAndNearestTiersFollowTheDistance() throws {
+        var s = Scene()
+        s.building("b", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+        s.address("near", 15, 5)
+        s.address("mid", 35, 5)
+        s.address("out", 70, 5)
+        let r = try s.link()
+        #expect(r.link("near").method == .buffer)
+        #expect(r.link("mid").method == .nearest && r.link("mid").buildingID == "b")
+        #expect(r.link("out").method == .none)
+        #expect(r.link("near").confidence > r.link("mid").confidence)
+    }
+
+    @Test func invalidFootprintIsRepairedAndCounted() throws {
+        var s = Scene()
+        s.building("bow", "POLYGON((0 0,10 10,10 0,0 10,0 0))")
+        s.address("a", 8, 5)
+        let r = try s.link()
+        #expect(r.repairedFootprints == 1)
+        #expect(r.link("a").method == .covers)
+    }
+
+    @Test func shuffledInputGivesIdenticalOutput() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-100 0,100 0)", name: "Main Street")
+        for i in 0..<12 {
+            let x = Double(i * 8 - 48)
+            s.building("b\(i)", "POLYGON((\(x) 10,\(x + 8) 10,\(x + 8) 20,\(x) 20,\(x) 10))")
+            s.address("a\(i)", x + (i % 2 == 0 ? 0 : 8), 5 + Double(i % 3), number: "\(100 + 2 * i)")
+        }
+        let reference = LinkTable.csv(try s.link())
+        var rng = SeededRandom(seed: 7)
+        for _ in 0..<5 {
+            var t = s
+            t.buildings.shuffle(using: &rng)
+            t.addresses.shuffle(using: &rng)
+            t.segments.shuffle(using: &rng)
+            #expect(LinkTable.csv(try t.link()) == reference)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so shuffles repeat.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
