@@ -73,3 +73,24 @@ public enum LinkTable {
         return out + "\""
     }
 }
+
+extension LinkTable {
+    /// A GeoJSON FeatureCollection: one Point feature per address (at the address), with the
+    /// link's columns as properties.
+    public static func geojson(_ result: LinkResult, addresses: [Address]) -> String {
+        var where_: [String: Coord] = [:]
+        for a in addresses { where_[a.id] = a.point }
+        var out = "{\"type\":\"FeatureCollection\",\"features\":["
+        for (i, l) in result.links.enumerated() {
+            if i > 0 { out += "," }
+            let p = where_[l.addressID] ?? Coord(0, 0)
+            out += "\n{\"type\":\"Feature\",\"id\":\(jsonString(l.addressID)),"
+            out += "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(p.x),\(p.y)]},"
+            out += "\"properties\":{\"address_id\":\(jsonString(l.addressID)),\"building_id\":\(l.buildingID.map(jsonString) ?? "null"),"
+            out += "\"method\":\"\(l.method.rawValue)\",\"confidence\":\(format(l.confidence, 3)),"
+            out += "\"distance_m\":\(format(l.distance, 2)),\"street_match\":\(l.streetMatch)}}"
+        }
+        out += "]}\n"
+        return out
+    }
+}

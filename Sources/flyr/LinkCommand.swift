@@ -5,35 +5,146 @@ import Geo
 struct LinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "link",
-        abstract: "Link every address to a building and write the link table.")
+        abstract: "Link every address to a building (the Stable Linker) and write the link table.",
+        discussion: """
+        Output by extension: .csv (address_id,building_id,method,confidence,distance_m,street_match), \
+        .geojson (address points with the link as properties) or .json (links, unmatched addresses \
+        with their three nearest buildings, per-building counts). CSV to stdout without -o. \
+        The summary goes to stderr (JSON with --json).
+        """)
 
-    @Option(name: .long, help: "Buildings extract (GeoJSON or GeoJSONSeq; '-' for stdin).")
-    var buildings: String
-    @Option(name: .long, help: "Addresses extract.")
-    var addresses: String
-    @Option(name: .long, help: "Road segments extract (street evidence).")
-    var segments: String?
-    @Option(name: [.customShort("o"), .long], help: "Output: .csv, .geojson or .json; CSV to stdout when absent.")
+    @OptionGroup var input: InputOptions
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output file (.csv, .geojson, .json); '-' or absent for CSV on stdout.", valueName: "file"))
     var output: String?
-    @Option(name: .long, help: "Truth CSV (address_id,building_id): print accuracy and the misses.")
+    @Flag(name: .long, help: "Replace the output file if it exists.")
+    var force = false
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+    @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
+    var buffer: Double = 10
+    @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
+    var radius: Double = 50
+    @Option(name: .long, help: ArgumentHelp("Truth CSV (address_id,building_id): report the share linked to their truth building.", valueName: "truth.csv"))
     var check: String?
+    @Option(name: .long, help: ArgumentHelp("With --check: exit 1 when the share is below P (0 to 1).", valueName: "P"))
+    var minAccuracy: Double?
+    @Option(name: .long, help: ArgumentHelp("With --check: write every miss to this CSV.", valueName: "file"))
+    var misses: String?
+
+    func validate() throws {
+        if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
+        if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
+        guard buffer >= 0, radius > 0, buffer <= radius else {
+            throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
+        }
+        if let p = minAccuracy {
+            guard check != nil else { throw ValidationError("--min-accuracy needs --check truth.csv") }
+            guard (0...1).contains(p) else { throw ValidationError("--min-accuracy takes a share from 0 to 1, e.g. 0.98") }
+        }
+        if let output, output != "-" {
+            let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+            guard ["csv", "geojson", "json"].contains(ext) else {
+                throw ValidationError("-o takes a .csv, .geojson or .json file, e.g. -o links.csv")
+            }
+        }
+    }
 
     func run() throws {
-        let b = tmpLoadBuildings(buildings), a = tmpLoadAddresses(addresses)
-        let s = segments.map(tmpLoadSegments) ?? []
-        let result = try Linker().link(buildings: b, addresses: a, segments: s)
-        for m in LinkMethod.allCases { FileHandle.standardError.write("\(m.rawValue): \(result.count(m))\n".data(using: .utf8)!) }
-        for (n, t) in result.phases { FileHandle.standardError.write("\(n): \(t)s\n".data(using: .utf8)!) }
-        if let output { try LinkTable.csv(result).write(toFile: output, atomically: true, encoding: .utf8) }
-        if let check {
-            let rows = try String(contentsOfFile: check, encoding: .utf8).split(separator: "\n").dropFirst()
-            var truth: [String: String] = [:]
-            for r in rows { let f = r.split(separator: ","); truth[String(f[0])] = String(f[1]) }
-            var ok = 0
-            var misses: [String] = []
-            for l in result.links { if let t = truth[l.addressID] { if l.buildingID == t { ok += 1 } else { misses.append("\(l.addressID),\(t),\(l.buildingID ?? ""),\(l.method.rawValue),\(l.distance),\(l.confidence)") } } }
-            print("accuracy \(Double(ok) / Double(truth.count)) \(ok)/\(truth.count)")
-            try misses.joined(separator: "\n").write(toFile: "/tmp/misses.csv", atomically: true, encoding: .utf8)
+        do { try execute() } catch { reportAndExit(error) }
+    }
+
+    private func execute() throws {
+        try checkOutput(output, force: force)
+        if let misses { try checkOutput(misses, force: force) }
+        let truth = try check.map { path throws(InputError) in try TruthTable.load(path) }
+        let start = ContinuousClock.now
+        let loaded = try LoadedInputs.load(input)
+        let readTime = seconds(since: start)
+
+        var options = LinkerOptions()
+        options.bufferMeters = buffer
+        options.searchMeters = radius
+        let result = try Linker(options: options).link(
+            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
+
+        let writeStart = ContinuousClock.now
+        let ext = output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "csv"
+        switch ext {
+        case "json": try writeOutput(LinkTable.json(result), to: output)
+        case "geojson": try writeOutput(LinkTable.geojson(result, addresses: loaded.addresses.features), to: output)
+        default: try writeOutput(LinkTable.csv(result), to: output)
         }
+        let report = truth?.check(result)
+        if let report, let misses {
+            var text = "address_id,expected_building_id,linked_building_id,method\n"
+            for m in report.misses {
+                text += "\(m.addressID),\(m.expected),\(m.linked ?? ""),\(m.method?.rawValue ?? "")\n"
+            }
+            try writeOutput(text, to: misses)
+        }
+        let summary = LinkSummary(loaded: loaded, result: result, readSeconds: readTime,
+                                  writeSeconds: seconds(since: writeStart), report: report)
+        Log.info(json ? summary.json : summary.text)
+        if let report, let p = minAccuracy, report.accuracy < p {
+            Log.error("accuracy \(LinkTable.format(report.accuracy * 100, 2))% is below --min-accuracy \(LinkTable.format(p * 100, 2))%")
+            throw ExitCode(Exit.belowAccuracy)
+        }
+    }
+}
+
+/// The three layers, read concurrently.
+struct LoadedInputs {
+    var buildings: Loaded<Building>
+    var addresses: Loaded<Address>
+    var segments: Loaded<Segment>
+
+    static func load(_ input: InputOptions) throws -> LoadedInputs {
+        let opts = input.loadOptions
+        let b = try loadBuildings(input.buildings, options: opts)
+        let a = try loadAddresses(input.addresses, options: opts)
+        let s = try input.segments.isEmpty ? Loaded(features: [], duplicatesSkipped: 0, bytesRead: 0)
+                                           : loadSegments(input.segments, options: opts)
+        return LoadedInputs(buildings: b, addresses: a, segments: s)
+    }
+}
+
+struct LinkSummary {
+    var loaded: LoadedInputs
+    var result: LinkResult
+    var readSeconds: Double
+    var writeSeconds: Double
+    var report: TruthTable.Report?
+
+    var phases: [(String, Double)] { [("read", readSeconds)] + result.phases + [("write", writeSeconds)] }
+
+    var text: String {
+        let f = { (v: Double) in LinkTable.format(v, 2) }
+        var s = "flyr link: \(loaded.addresses.features.count) addresses, \(loaded.buildings.features.count) buildings, \(loaded.segments.features.count) segments\n"
+        s += "  " + LinkMethod.allCases.map { "\($0.rawValue) \(result.count($0))" }.joined(separator: "  ") + "\n"
+        s += "  orphan buildings \(result.orphanBuildings), multi-unit buildings \(result.multiUnitBuildings), unmatched addresses \(result.count(.none))\n"
+        let dups = loaded.buildings.duplicatesSkipped + loaded.addresses.duplicatesSkipped + loaded.segments.duplicatesSkipped
+        s += "  repaired footprints \(result.repairedFootprints), duplicates skipped \(dups)\n"
+        s += "  time: " + phases.map { "\($0.0) \(f($0.1)) s" }.joined(separator: ", ")
+        if let r = report {
+            s += "\n  check: \(r.correct)/\(r.total) linked to their truth building (\(f(r.accuracy * 100))%), \(r.misses.count) misses"
+            for m in r.misses.prefix(10) {
+                s += "\n    miss \(m.addressID): expected \(m.expected), linked \(m.linked ?? "nothing") (\(m.method?.rawValue ?? "-"))"
+            }
+            if r.misses.count > 10 { s += "\n    … \(r.misses.count - 10) more (--misses FILE lists them all)" }
+        }
+        return s
+    }
+
+    var json: String {
+        var s = "{\"addresses\":\(loaded.addresses.features.count),\"buildings\":\(loaded.buildings.features.count),\"segments\":\(loaded.segments.features.count),"
+        s += "\"methods\":{" + LinkMethod.allCases.map { "\"\($0.rawValue)\":\(result.count($0))" }.joined(separator: ",") + "},"
+        s += "\"orphan_buildings\":\(result.orphanBuildings),\"multi_unit_buildings\":\(result.multiUnitBuildings),"
+        s += "\"unmatched_addresses\":\(result.count(.none)),\"repaired_footprints\":\(result.repairedFootprints),"
+        s += "\"duplicates_skipped\":\(loaded.buildings.duplicatesSkipped + loaded.addresses.duplicatesSkipped + loaded.segments.duplicatesSkipped),"
+        s += "\"seconds\":{" + phases.map { "\"\($0.0)\":\(LinkTable.format($0.1, 3))" }.joined(separator: ",") + "}"
+        if let r = report {
+            s += ",\"check\":{\"total\":\(r.total),\"correct\":\(r.correct),\"accuracy\":\(LinkTable.format(r.accuracy, 5)),\"misses\":\(r.misses.count)}"
+        }
+        return s + "}"
     }
 }

@@ -1,0 +1,33 @@
+# flyr: `make demo` and `make test` work on a fresh Debian machine as root.
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+SWIFT ?= swift
+SAMPLE := samples/queens-village
+OUT := out
+
+.PHONY: demo test bench deps build release clean
+
+deps:
+	@scripts/install-deps.sh build
+
+release: deps
+	$(SWIFT) build -c release --product flyr
+
+demo: release
+	@mkdir -p $(OUT)
+	.build/release/flyr link --buildings $(SAMPLE)/buildings.geojson \
+	  --addresses $(SAMPLE)/addresses-streetside.geojsonseq --segments $(SAMPLE)/segments.geojson \
+	  -o $(OUT)/links.csv --check $(SAMPLE)/truth.csv
+	@echo "link table: $(OUT)/links.csv"
+
+test:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	@scripts/install-deps.sh bench
+	bench/run.sh
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Geo
+
+/// flyr's exit codes (sysexits.h where one fits). Documented in the README.
+enum Exit {
+    static let ok: Int32 = 0
+    /// `--min-accuracy` not reached.
+    static let belowAccuracy: Int32 = 1
+    /// Bad command line (ArgumentParser's validation errors use it too).
+    static let usage: Int32 = 64
+    /// Bad input data: invalid JSON, wrong geometry, bad coordinates, conflicting ids…
+    static let dataError: Int32 = 65
+    /// An input file does not exist or cannot be read.
+    static let noInput: Int32 = 66
+    /// A library failure (GEOS, PROJ) or a bug.
+    static let software: Int32 = 70
+    /// The output exists (use --force) or cannot be written.
+    static let cantCreate: Int32 = 73
+}
+
+/// An error the CLI reports as one line on stderr with its exit code.
+struct CLIError: Error, CustomStringConvertible {
+    var message: String
+    var code: Int32
+    var description: String { message }
+}
+
+/// Maps library errors to a message and an exit code, prints it, and exits.
+func reportAndExit(_ error: Error) -> Never {
+    let (message, code): (String, Int32)
+    switch error {
+    case let e as InputError:
+        message = e.description
+        code = (e.kind == .fileNotFound || e.kind == .unreadable) ? Exit.noInput : Exit.dataError
+    case let e as BBoxError: (message, code) = (e.description, Exit.usage)
+    case let e as CLIError: (message, code) = (e.message, e.code)
+    case let e as GEOSError: (message, code) = (e.description, Exit.software)
+    case let e as ProjError: (message, code) = (e.description, Exit.software)
+    default:
+        if let e = error as? (any Error & CustomStringConvertible) { (message, code) = (e.description, Exit.software) }
+        else { (message, code) = ("\(error)", Exit.software) }
+    }
+    Log.error(message)
+    exit(code)
+}
+
+enum Log {
+    static func info(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    static func error(_ s: String) { FileHandle.standardError.write(Data(("flyr: error: " + s + "\n").utf8)) }
+    static func warning(_ s: String) { FileHandle.standardError.write(Data(("flyr: warning: " + s + "\n").utf8)) }
+}

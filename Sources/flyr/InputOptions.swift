@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Geo
+
+/// The three Overture layers, each from one or more files ('-' reads stdin), and a bbox filter.
+struct InputOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Buildings extract (GeoJSON or GeoJSONSeq); repeat for overlapping extracts.", valueName: "file"))
+    var buildings: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Addresses extract; repeatable.", valueName: "file"))
+    var addresses: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Road segments extract; repeatable.", valueName: "file"))
+    var segments: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Keep features whose bbox intersects W,S,E,N (degrees).", valueName: "W,S,E,N"))
+    var bbox: String?
+
+    func validate() throws {
+        let stdin = (buildings + addresses + segments).filter { $0 == "-" }.count
+        if stdin > 1 { throw ValidationError("only one input may be '-' (stdin)") }
+        if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
+    }
+
+    var loadOptions: LoadOptions {
+        LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) })
+    }
+}
+
+/// Refuses to replace an existing output unless forced. '-' (stdout) is always allowed.
+func checkOutput(_ path: String?, force: Bool) throws {
+    guard let path, path != "-" else { return }
+    if FileManager.default.fileExists(atPath: path), !force {
+        throw CLIError(message: "\(path) exists; add --force to replace it", code: Exit.cantCreate)
+    }
+}
+
+/// Writes text atomically (a temporary file renamed over the target), or to stdout for nil/'-'.
+func writeOutput(_ text: String, to path: String?) throws {
+    guard let path, path != "-" else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+        throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", code: Exit.cantCreate)
+    }
+}
+
+/// Seconds since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}

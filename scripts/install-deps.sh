@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages flyr needs that are missing. Usage: install-deps.sh build|test|bench
+set -euo pipefail
+build=(libgeos-dev libproj-dev libcairo2-dev libsqlite3-dev pkg-config)
+test=(gdal-bin poppler-utils)
+want=("${build[@]}")
+case "${1:-build}" in
+  build) ;;
+  test|bench) want+=("${test[@]}") ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
+esac
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
