@@ -214,7 +214,7 @@ extension JSONScanner {
                 continue
             }
             let spec = schema[slot]
-            let name = String(decoding: spec.key, as: UTF8.self)
+            var name: String { String(decoding: spec.key, as: UTF8.self) }
             let kind = try nextKind()
             if kind == .null {
                 try literal("null")

@@ -87,7 +87,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
                 let key = try memberKey()
                 input.mark = input.pos
                 try captureValue()
-                if key == "type" { collectionType = try decodeString(from: input.mark!) }
+                if key == .type { collectionType = try decodeString(from: input.mark!) }
                 input.mark = nil
             case .done:
                 return nil
@@ -117,7 +117,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         }
         while true {
             let key = try memberKey()
-            if key == "features", input.buffer[input.pos] == Byte.openBracket, type != "Feature" {
+            if key == .features, input.buffer[input.pos] == Byte.openBracket, type != "Feature" {
                 input.pos += 1
                 input.mark = nil
                 insideFeature = false
@@ -128,7 +128,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
             }
             let valueStart = input.pos - input.mark!
             try captureValue()
-            if key == "type" { type = try decodeString(from: input.mark! + valueStart) }
+            if key == .type { type = try decodeString(from: input.mark! + valueStart) }
             guard try skipSpace() else { throw truncated("expected ',' or '}' after a member") }
             let c = input.buffer[input.pos]
             input.pos += 1
@@ -146,19 +146,31 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
     /// Skips whitespace (and record separators at the top level); false at end of input.
     private func skipSpace(allowRecordSeparator: Bool = false) throws(InputError) -> Bool {
         while try input.ensure() {
-            let c = input.buffer[input.pos]
-            if c == Byte.newline {
-                input.line += 1
-            } else if !(Byte.isSpace(c) || (allowRecordSeparator && c == Byte.recordSeparator)) {
-                return true
+            let p = input.buffer
+            var j = input.pos
+            let end = j + input.available
+            var lines = 0
+            defer { input.line += lines }
+            while j < end {
+                let c = p[j]
+                if c == Byte.newline {
+                    lines += 1
+                } else if !(Byte.isSpace(c) || (allowRecordSeparator && c == Byte.recordSeparator)) {
+                    input.pos = j
+                    return true
+                }
+                j += 1
             }
-            input.pos += 1
+            input.pos = j
         }
         return false
     }
 
+    /// Member names the top-level walk cares about.
+    private enum MemberName { case type, features, other }
+
     /// Reads `"key"` and the colon, leaving `pos` at the value.
-    private func memberKey() throws(InputError) -> String {
+    private func memberKey() throws(InputError) -> MemberName {
         guard try skipSpace() else { throw truncated("expected a member name") }
         guard input.buffer[input.pos] == Byte.quote else {
             throw syntax("expected a member name in quotes, found \(Byte.describe(input.buffer[input.pos]))")
@@ -167,7 +179,15 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         let hadMark = input.mark != nil
         if !hadMark { input.mark = input.pos }
         try captureValue()
-        let key = try decodeString(from: input.mark! + start) ?? ""
+        let keyStart = input.mark! + start
+        let raw = UnsafeBufferPointer(start: input.buffer + keyStart + 1, count: input.pos - keyStart - 2)
+        let name: MemberName
+        if raw.allSatisfy({ $0 < 0x80 && $0 != Byte.backslash }) {
+            name = raw.elementsEqual("type".utf8) ? .type : raw.elementsEqual("features".utf8) ? .features : .other
+        } else {
+            let key = try decodeString(from: keyStart) ?? ""
+            name = key == "type" ? .type : key == "features" ? .features : .other
+        }
         if !hadMark { input.mark = nil }
         guard try skipSpace() else { throw truncated("expected ':' after a member name") }
         guard input.buffer[input.pos] == Byte.colon else {
@@ -175,7 +195,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         }
         input.pos += 1
         guard try skipSpace() else { throw truncated("expected a value after ':'") }
-        return key
+        return name
     }
 
     /// Decodes the string value lying at `start..<pos`; nil when it is not a string.
@@ -241,12 +261,21 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
             var j = input.pos
             let end = j + input.available
             while j < end {
-                let c = p[j]
-                j += 1
                 if inString {
-                    if escaped { escaped = false } else if c == Byte.backslash { escaped = true } else if c == Byte.quote { inString = false }
+                    if escaped {
+                        escaped = false
+                        j += 1
+                        continue
+                    }
+                    // Inside a string only a quote or a backslash matters.
+                    while j < end, p[j] != Byte.quote, p[j] != Byte.backslash { j += 1 }
+                    guard j < end else { break }
+                    if p[j] == Byte.backslash { escaped = true } else { inString = false }
+                    j += 1
                     continue
                 }
+                let c = p[j]
+                j += 1
                 switch c {
                 case Byte.quote: inString = true
                 case Byte.openBrace, Byte.openBracket: depth += 1
