@@ -59,6 +59,13 @@ final class ChunkedInput {
         if ownsFD { close(fd) }
     }
 
+    /// Size of a regular file in bytes; nil for anything else.
+    var fileSize: Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Bytes available from `pos` without reading.
     @inline(__always) var available: Int { end - pos }
 

@@ -41,6 +41,10 @@ func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: 
     var seen: [String: FirstSeen] = [:]
     for (fileNumber, path) in paths.enumerated() {
         let reader = try GeoJSONReader<F>(path: path, chunkSize: chunkSize)
+        if let size = reader.fileSize {
+            // Overture features take a few hundred bytes each; sizing up front avoids rehashing.
+            seen.reserveCapacity(seen.count + size / 256)
+        }
         while let feature = try reader.next() {
             if let bbox = options.bbox, !feature.bbox.intersects(bbox) { continue }
             if let first = seen[feature.id] {

@@ -74,9 +74,9 @@ enum PropertyKind {
 }
 
 struct PropertySpec {
-    let key: [UInt8]
+    let key: StaticString
     let kind: PropertyKind
-    init(_ key: String, _ kind: PropertyKind) { self.key = Array(key.utf8); self.kind = kind }
+    init(_ key: StaticString, _ kind: PropertyKind) { self.key = key; self.kind = kind }
 
     static let buildings = [
         PropertySpec("height", .number), PropertySpec("num_floors", .integer),
@@ -214,7 +214,7 @@ extension JSONScanner {
                 continue
             }
             let spec = schema[slot]
-            var name: String { String(decoding: spec.key, as: UTF8.self) }
+            var name: String { spec.key.description }
             let kind = try nextKind()
             if kind == .null {
                 try literal("null")

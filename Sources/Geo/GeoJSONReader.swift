@@ -31,6 +31,9 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         input = try ChunkedInput(path: path, chunkSize: chunkSize)
     }
 
+    /// Size of a regular file in bytes; nil for stdin and pipes.
+    var fileSize: Int? { input.fileSize }
+
     /// Bytes read from the file so far.
     public var bytesRead: Int { input.bytesRead }
 

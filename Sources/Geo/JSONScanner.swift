@@ -151,20 +151,13 @@ struct JSONScanner {
     func keyIs(_ k: RawString, _ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         if !k.hasEscapes {
-            return k.end - k.start == n && memcmp(base + k.start, literal.utf8Start, n) == 0
+            guard k.end - k.start == n else { return false }
+            let a = base + k.start, b = literal.utf8Start
+            for j in 0..<n where a[j] != b[j] { return false }
+            return true
         }
         guard let decoded = try? decode(k) else { return false }
         return decoded.utf8.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: n))
-    }
-
-    func keyIs(_ k: RawString, _ bytes: [UInt8]) -> Bool {
-        if !k.hasEscapes {
-            return k.end - k.start == bytes.count && bytes.withUnsafeBufferPointer {
-                memcmp(base + k.start, $0.baseAddress!, $0.count) == 0
-            }
-        }
-        guard let decoded = try? decode(k) else { return false }
-        return decoded.utf8.elementsEqual(bytes)
     }
 
     // MARK: Skipping and capturing
