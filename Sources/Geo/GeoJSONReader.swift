@@ -90,7 +90,12 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
                 let key = try memberKey()
                 input.mark = input.pos
                 try captureValue()
-                if key == .type { collectionType = try decodeString(from: input.mark!) }
+                if key == .type {
+                    collectionType = try decodeString(from: input.mark!)
+                } else {
+                    var scanner = JSONScanner(input.bytes(from: input.mark!))
+                    do { try scanner.skipValue() } catch { throw self.error(error.kind, error.detail, atFeature: false) }
+                }
                 input.mark = nil
             case .done:
                 return nil
@@ -121,6 +126,8 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         while true {
             let key = try memberKey()
             if key == .features, input.buffer[input.pos] == Byte.openBracket, type != "Feature" {
+                insideFeature = false
+                try validateCollectionHead()
                 input.pos += 1
                 input.mark = nil
                 insideFeature = false
@@ -137,6 +144,22 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
             input.pos += 1
             if c == Byte.closeBrace { return try finishFeature() }
             guard c == Byte.comma else { throw syntax("expected ',' or '}' after a member, found \(Byte.describe(c))") }
+        }
+    }
+
+    /// Checks the collection's members before `features` (`mark..<pos`, which ends at the key).
+    private func validateCollectionHead() throws(InputError) {
+        var scanner = JSONScanner(input.bytes(from: input.mark!))
+        do {
+            _ = try scanner.beginObject()
+            while true {
+                let k = try scanner.key()
+                if scanner.keyIs(k, "features") && scanner.i == scanner.count { return }
+                try scanner.skipValue()
+                _ = try scanner.more(Byte.closeBrace)
+            }
+        } catch {
+            throw self.error(error.kind, error.detail, atFeature: false)
         }
     }
 

@@ -180,9 +180,16 @@ private func sharedFile(_ relative: String) -> String? {
                              sourcesJSON: "[]"))
     }
 
-    @Test func readsStdinPathDash() throws {
-        // `-` is stdin; only check that it opens (stdin content is up to the test runner).
-        _ = try GeoJSONReader<Address>(path: "-")
+    @Test func dashReadsStandardInput() throws {
+        let path = tempFile(address("a1") + "\n" + address("a2"))
+        let file = open(path, O_RDONLY)
+        let saved = dup(0)
+        #expect(file >= 0 && saved >= 0)
+        dup2(file, 0)
+        defer { dup2(saved, 0); close(saved); close(file) }
+        let loaded = try loadAddresses(["-"])
+        #expect(loaded.features.map(\.id) == ["a1", "a2"])
+        do { _ = try loadAddresses(["-"]) } catch { Issue.record("stdin at its end should give no features: \(error)") }
     }
 }
 
@@ -257,6 +264,10 @@ struct BadInput: CustomTestStringConvertible, Sendable {
                  + [0xC3, 0x28] + Array(#""}}"#.utf8), .addresses, .invalidEncoding, id: "a"),
         BadInput("invalid UTF-8 in a skipped member", Array(#"{"type":"Feature","id":"a","other":""#.utf8) + [0xFF]
                  + Array(#"","geometry":{"type":"Point","coordinates":[1,2]}}"#.utf8), .addresses, .invalidEncoding, id: "a"),
+        BadInput("invalid UTF-8 in a collection member", Array(#"{"type":"FeatureCollection","name":"x"#.utf8) + [0xFF]
+                 + Array(#"","features":[]}"#.utf8), .addresses, .invalidEncoding, index: nil),
+        BadInput("invalid UTF-8 after the features", Array(#"{"type":"FeatureCollection","features":[],"name":"x"#.utf8) + [0xE2, 0x82]
+                 + Array(#""}"#.utf8), .addresses, .invalidEncoding, index: nil),
         BadInput("lone surrogate", address("a", properties: #"{"street":"\ud83c x"}"#), .addresses, .invalidEncoding, id: "a"),
         BadInput("not a feature", #"{"type":"Point","coordinates":[1,2]}"#, .addresses, .notGeoJSON, detail: "Point"),
         BadInput("top-level array", "[1,2]", .addresses, .notGeoJSON, index: nil),
