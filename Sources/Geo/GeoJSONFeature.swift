@@ -1,0 +1,411 @@
+/// An Overture layer, and the GeoJSON geometry types its features may have.
+public enum Layer: String, Sendable, CaseIterable {
+    case buildings, addresses, segments
+
+    /// Geometry types accepted for this layer.
+    var geometryTypes: [GeometryType] {
+        switch self {
+        case .buildings: [.polygon, .multiPolygon]
+        case .addresses: [.point]
+        case .segments: [.lineString]
+        }
+    }
+
+    /// Properties read for this layer, in slot order.
+    var schema: [PropertySpec] {
+        switch self {
+        case .buildings: PropertySpec.buildings
+        case .addresses: PropertySpec.addresses
+        case .segments: PropertySpec.segments
+        }
+    }
+}
+
+/// A feature type the GeoJSON reader can produce.
+public protocol OvertureFeature: Sendable, Equatable {
+    static var layer: Layer { get }
+    var id: String { get }
+    /// Bounding box of the geometry, in degrees.
+    var bbox: BBox { get }
+    /// True when both features have exactly the same coordinates.
+    func hasSameGeometry(as other: Self) -> Bool
+}
+
+extension Building: OvertureFeature {
+    public static var layer: Layer { .buildings }
+    public func hasSameGeometry(as other: Building) -> Bool { polygons == other.polygons }
+}
+
+extension Address: OvertureFeature {
+    public static var layer: Layer { .addresses }
+    public func hasSameGeometry(as other: Address) -> Bool { point == other.point }
+}
+
+extension Segment: OvertureFeature {
+    public static var layer: Layer { .segments }
+    public func hasSameGeometry(as other: Segment) -> Bool { line == other.line }
+}
+
+/// GeoJSON geometry types, by their `type` member.
+enum GeometryType: String {
+    case point = "Point", lineString = "LineString", polygon = "Polygon"
+    case multiPoint = "MultiPoint", multiLineString = "MultiLineString", multiPolygon = "MultiPolygon"
+    case geometryCollection = "GeometryCollection"
+}
+
+enum Geometry {
+    case point(Coord)
+    case lineString([Coord])
+    case polygons([PolygonCoords])
+}
+
+/// How a property's JSON value is read.
+enum PropertyKind {
+    /// A string; null means absent.
+    case string
+    /// A number; null means absent.
+    case number
+    /// An integral number; null means absent.
+    case integer
+    /// An object or array kept as its exact text; null means absent.
+    case raw
+    /// Like `raw`, and its string member `primary` is read as well.
+    case rawWithPrimary
+}
+
+struct PropertySpec {
+    let key: StaticString
+    let kind: PropertyKind
+    init(_ key: StaticString, _ kind: PropertyKind) { self.key = key; self.kind = kind }
+
+    static let buildings = [
+        PropertySpec("height", .number), PropertySpec("num_floors", .integer),
+        PropertySpec("subtype", .string), PropertySpec("class", .string),
+        PropertySpec("names", .raw), PropertySpec("sources", .raw),
+    ]
+    static let addresses = [
+        PropertySpec("number", .string), PropertySpec("street", .string), PropertySpec("unit", .string),
+        PropertySpec("postcode", .string), PropertySpec("postal_city", .string),
+        PropertySpec("country", .string), PropertySpec("address_levels", .raw), PropertySpec("sources", .raw),
+    ]
+    static let segments = [
+        PropertySpec("subtype", .string), PropertySpec("class", .string), PropertySpec("subclass", .string),
+        PropertySpec("names", .rawWithPrimary), PropertySpec("sources", .raw),
+    ]
+}
+
+enum PropertyValue {
+    case string(String)
+    case number(Double)
+    case integer(Int)
+    case raw(String, primary: String?)
+
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var number: Double? { if case .number(let v) = self { v } else { nil } }
+    var integer: Int? { if case .integer(let v) = self { v } else { nil } }
+    var raw: String? { if case .raw(let s, _) = self { s } else { nil } }
+    var primary: String? { if case .raw(_, let p) = self { p } else { nil } }
+}
+
+/// One feature as read, before it becomes a model type.
+struct ParsedFeature {
+    var id: String
+    var geometry: Geometry
+    var properties: [PropertyValue?]
+
+    func make<F: OvertureFeature>(_: F.Type) -> F {
+        let p = properties
+        switch (F.layer, geometry) {
+        case (.buildings, .polygons(let polygons)):
+            return Building(id: id, polygons: polygons, height: p[0]?.number, numFloors: p[1]?.integer,
+                            subtype: p[2]?.string, buildingClass: p[3]?.string,
+                            namesJSON: p[4]?.raw, sourcesJSON: p[5]?.raw) as! F
+        case (.addresses, .point(let point)):
+            return Address(id: id, point: point, number: p[0]?.string, street: p[1]?.string, unit: p[2]?.string,
+                           postcode: p[3]?.string, postalCity: p[4]?.string, country: p[5]?.string,
+                           addressLevelsJSON: p[6]?.raw, sourcesJSON: p[7]?.raw) as! F
+        case (.segments, .lineString(let line)):
+            return Segment(id: id, line: line, subtype: p[0]?.string, segmentClass: p[1]?.string,
+                           subclass: p[2]?.string, name: p[3]?.primary, namesJSON: p[3]?.raw,
+                           sourcesJSON: p[4]?.raw) as! F
+        default:
+            preconditionFailure("geometry was checked against the layer while parsing")
+        }
+    }
+}
+
+extension JSONScanner {
+    /// Parses one GeoJSON Feature object for `layer`. `knownID` is set as soon as the id is read,
+    /// so a caller can name it in an error.
+    mutating func feature(_ layer: Layer, knownID: inout String?) throws(ScanError) -> ParsedFeature {
+        var id: String?
+        var propertiesID: String?
+        var geometry: Geometry?
+        let schema = layer.schema
+        var properties = [PropertyValue?](repeating: nil, count: schema.count)
+        guard try nextKind() == .object else { throw ScanError(.notGeoJSON, "expected a Feature object") }
+        if try beginObject() {
+            repeat {
+                let k = try key()
+                if keyIs(k, "type") {
+                    guard try nextKind() == .string else { throw ScanError(.notGeoJSON, "feature type is not a string") }
+                    let type = try string()
+                    guard type == "Feature" else {
+                        throw ScanError(.notGeoJSON, "expected an object of type Feature, found type \(type)")
+                    }
+                } else if keyIs(k, "id") {
+                    id = try featureID()
+                    if id != nil { knownID = id }
+                } else if keyIs(k, "geometry") {
+                    switch try nextKind() {
+                    case .null: try literal("null")
+                    case .object: geometry = try self.geometry(layer)
+                    case let kind: throw ScanError(.notGeoJSON, "geometry is a \(kind.rawValue), expected an object")
+                    }
+                } else if keyIs(k, "properties") {
+                    switch try nextKind() {
+                    case .null: try literal("null")
+                    case .object:
+                        try self.properties(schema, into: &properties, id: &propertiesID)
+                        if knownID == nil, let propertiesID { knownID = propertiesID }
+                    case let kind: throw ScanError(.notGeoJSON, "properties is a \(kind.rawValue), expected an object")
+                    }
+                } else {
+                    try skipValue()
+                }
+            } while try more(Byte.closeBrace)
+        }
+        guard let id = id ?? propertiesID else {
+            throw ScanError(.missingID, "feature has no id (neither at top level nor in properties)")
+        }
+        guard let geometry else { throw ScanError(.missingGeometry, "feature has no geometry") }
+        return ParsedFeature(id: id, geometry: geometry, properties: properties)
+    }
+
+    /// An id value: a string as is, a number as its literal text, null as nil.
+    mutating func featureID() throws(ScanError) -> String? {
+        switch try nextKind() {
+        case .string:
+            let s = try string()
+            guard !s.isEmpty else { throw ScanError(.missingID, "id is an empty string") }
+            return s
+        case .number:
+            let n = try number()
+            return text(n.start, n.end)
+        case .null:
+            try literal("null")
+            return nil
+        case let kind:
+            throw ScanError(.badID, "id is \(kind == .array || kind == .object ? "an" : "a") \(kind.rawValue); expected a string or number")
+        }
+    }
+
+    mutating func properties(_ schema: [PropertySpec], into values: inout [PropertyValue?],
+                             id: inout String?) throws(ScanError) {
+        guard try beginObject() else { return }
+        repeat {
+            let k = try key()
+            if keyIs(k, "id") {
+                id = try featureID()
+                continue
+            }
+            guard let slot = schema.firstIndex(where: { keyIs(k, $0.key) }) else {
+                try skipValue()
+                continue
+            }
+            let spec = schema[slot]
+            var name: String { spec.key.description }
+            let kind = try nextKind()
+            if kind == .null {
+                try literal("null")
+                values[slot] = nil
+                continue
+            }
+            switch spec.kind {
+            case .string:
+                guard kind == .string else { throw badValue(name, kind, "a string") }
+                values[slot] = .string(try string())
+            case .number:
+                guard kind == .number else { throw badValue(name, kind, "a number") }
+                values[slot] = .number(try number().value)
+            case .integer:
+                guard kind == .number else { throw badValue(name, kind, "an integer") }
+                let n = try number()
+                guard let v = Int(exactly: n.value) else {
+                    throw ScanError(.badValue, "property \(name) is \(text(n.start, n.end)); expected an integer")
+                }
+                values[slot] = .integer(v)
+            case .raw:
+                guard kind == .object || kind == .array else { throw badValue(name, kind, "an object or array") }
+                values[slot] = .raw(try rawValue(), primary: nil)
+            case .rawWithPrimary:
+                guard kind == .object else { throw badValue(name, kind, "an object") }
+                let start = i
+                var primary: String?
+                if try beginObject() {
+                    repeat {
+                        let member = try key()
+                        if keyIs(member, "primary") {
+                            switch try nextKind() {
+                            case .string: primary = try string()
+                            case .null: try literal("null")
+                            case let other: throw badValue(name + ".primary", other, "a string")
+                            }
+                        } else {
+                            try skipValue()
+                        }
+                    } while try more(Byte.closeBrace)
+                }
+                values[slot] = .raw(text(start, i), primary: primary)
+            }
+        } while try more(Byte.closeBrace)
+    }
+
+    private func badValue(_ name: String, _ kind: JSONKind, _ expected: String) -> ScanError {
+        ScanError(.badValue, "property \(name) is \(kind == .array || kind == .object ? "an" : "a") \(kind.rawValue); expected \(expected)")
+    }
+
+    // MARK: Geometry
+
+    mutating func geometry(_ layer: Layer) throws(ScanError) -> Geometry {
+        var type: GeometryType?
+        var typeName: String?
+        var coordinatesAt: Int?
+        var result: Geometry?
+        guard try beginObject() else { throw ScanError(.notGeoJSON, "geometry is an empty object") }
+        repeat {
+            let k = try key()
+            if keyIs(k, "type") {
+                guard try nextKind() == .string else { throw ScanError(.notGeoJSON, "geometry type is not a string") }
+                let name = try string()
+                typeName = name
+                type = GeometryType(rawValue: name)
+                guard let type, layer.geometryTypes.contains(type) else {
+                    let expected = layer.geometryTypes.map(\.rawValue).joined(separator: " or ")
+                    throw ScanError(.wrongGeometryType, "expected \(expected) for \(layer.rawValue), found \(name)")
+                }
+                if let at = coordinatesAt {
+                    // Coordinates came first: go back and read them now the type is known.
+                    let resume = i
+                    i = at
+                    result = try coordinates(type)
+                    i = resume
+                }
+            } else if keyIs(k, "coordinates") {
+                if let type {
+                    result = try coordinates(type)
+                } else {
+                    skipSpace()
+                    coordinatesAt = i
+                    try skipValue()
+                }
+            } else {
+                try skipValue()
+            }
+        } while try more(Byte.closeBrace)
+        guard typeName != nil else { throw ScanError(.notGeoJSON, "geometry has no type") }
+        guard let result else { throw ScanError(.badCoordinates, "geometry has no coordinates") }
+        return result
+    }
+
+    private mutating func coordinates(_ type: GeometryType) throws(ScanError) -> Geometry {
+        switch type {
+        case .point:
+            return .point(try position())
+        case .lineString:
+            let line = try positions()
+            guard line.count >= 2 else {
+                throw ScanError(.badCoordinates, "LineString has \(line.count) position(s); at least 2 are needed")
+            }
+            return .lineString(line)
+        case .polygon:
+            return .polygons([try polygon()])
+        case .multiPolygon:
+            try expectArray("MultiPolygon coordinates")
+            var polygons: [PolygonCoords] = []
+            if try beginArray() {
+                repeat { polygons.append(try polygon()) } while try more(Byte.closeBracket)
+            }
+            guard !polygons.isEmpty else { throw ScanError(.badCoordinates, "MultiPolygon has no polygons") }
+            return .polygons(polygons)
+        default:
+            preconditionFailure("only layer geometry types reach coordinates()")
+        }
+    }
+
+    private mutating func expectArray(_ what: String) throws(ScanError) {
+        let kind = try nextKind()
+        guard kind == .array else {
+            throw ScanError(.badCoordinates, "\(what) is \(kind == .object ? "an" : "a") \(kind.rawValue); expected an array")
+        }
+    }
+
+    private mutating func polygon() throws(ScanError) -> PolygonCoords {
+        try expectArray("polygon")
+        var rings: [[Coord]] = []
+        if try beginArray() {
+            repeat {
+                let ring = try positions()
+                guard ring.count >= 4 else {
+                    throw ScanError(.badRing, "ring \(rings.count) has \(ring.count) position(s); at least 4 are needed")
+                }
+                guard ring.first == ring.last else {
+                    throw ScanError(.badRing, "ring \(rings.count) is not closed: first \(describe(ring.first!)), last \(describe(ring.last!))")
+                }
+                rings.append(ring)
+            } while try more(Byte.closeBracket)
+        }
+        guard !rings.isEmpty else { throw ScanError(.badRing, "polygon has no rings") }
+        return PolygonCoords(rings: rings)
+    }
+
+    private func describe(_ c: Coord) -> String { "[\(c.x), \(c.y)]" }
+
+    private mutating func positions() throws(ScanError) -> [Coord] {
+        try expectArray("position list")
+        var list: [Coord] = []
+        list.reserveCapacity(8)
+        if try beginArray() {
+            repeat { list.append(try position()) } while try more(Byte.closeBracket)
+        }
+        return list
+    }
+
+    /// `[lon, lat]`, optionally with Z and M, which are dropped.
+    private mutating func position() throws(ScanError) -> Coord {
+        try expectArray("position")
+        i += 1
+        let x = try ordinate()
+        skipSpace()
+        if i < count, base[i] == Byte.closeBracket {
+            throw ScanError(.badCoordinates, "position has fewer than 2 numbers")
+        }
+        try expect(Byte.comma, "',' and a latitude in a position")
+        let y = try ordinate()
+        var extra = 0
+        while try more(Byte.closeBracket) {
+            _ = try ordinate()
+            extra += 1
+            guard extra <= 2 else { throw ScanError(.badCoordinates, "position has more than 4 numbers") }
+        }
+        guard x.isFinite, y.isFinite else { throw ScanError(.badCoordinates, "position [\(x), \(y)] is not finite") }
+        guard x >= -180, x <= 180 else { throw ScanError(.badCoordinates, "longitude \(x) is outside [-180, 180]") }
+        guard y >= -90, y <= 90 else { throw ScanError(.badCoordinates, "latitude \(y) is outside [-90, 90]") }
+        return Coord(x, y)
+    }
+
+    private mutating func ordinate() throws(ScanError) -> Double {
+        skipSpace()
+        if i < count, base[i] == Byte.closeBracket {
+            throw ScanError(.badCoordinates, "position has fewer than 2 numbers")
+        }
+        let kind = try nextKind()
+        guard kind == .number else {
+            if kind == .string, let s = try? string() {
+                throw ScanError(.badCoordinates, "coordinate is the string \"\(s)\"; expected a number")
+            }
+            throw ScanError(.badCoordinates, "coordinate is \(kind == .array || kind == .object ? "an" : "a") \(kind.rawValue); expected a number")
+        }
+        return try number().value
+    }
+}
