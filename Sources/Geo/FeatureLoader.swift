@@ -14,6 +14,10 @@ public struct Loaded<T: Sendable>: Sendable {
     public var duplicatesSkipped: Int
     /// Bytes read over all files.
     public var bytesRead: Int
+
+    public init(features: [T] = [], duplicatesSkipped: Int = 0, bytesRead: Int = 0) {
+        self.features = features; self.duplicatesSkipped = duplicatesSkipped; self.bytesRead = bytesRead
+    }
 }
 
 public func loadBuildings(_ paths: [String], options: LoadOptions = .init()) throws(InputError) -> Loaded<Building> {

@@ -53,7 +53,7 @@ enum GeometryType: String {
     case geometryCollection = "GeometryCollection"
 }
 
-enum Geometry {
+enum ParsedGeometry {
     case point(Coord)
     case lineString([Coord])
     case polygons([PolygonCoords])
@@ -110,7 +110,7 @@ enum PropertyValue {
 /// One feature as read, before it becomes a model type.
 struct ParsedFeature {
     var id: String
-    var geometry: Geometry
+    var geometry: ParsedGeometry
     var properties: [PropertyValue?]
 
     func make<F: OvertureFeature>(_: F.Type) -> F {
@@ -140,7 +140,7 @@ extension JSONScanner {
     mutating func feature(_ layer: Layer, knownID: inout String?) throws(ScanError) -> ParsedFeature {
         var id: String?
         var propertiesID: String?
-        var geometry: Geometry?
+        var geometry: ParsedGeometry?
         let schema = layer.schema
         var properties = [PropertyValue?](repeating: nil, count: schema.count)
         guard try nextKind() == .object else { throw ScanError(.notGeoJSON, "expected a Feature object") }
@@ -265,13 +265,13 @@ extension JSONScanner {
         ScanError(.badValue, "property \(name) is \(kind == .array || kind == .object ? "an" : "a") \(kind.rawValue); expected \(expected)")
     }
 
-    // MARK: Geometry
+    // MARK: ParsedGeometry
 
-    mutating func geometry(_ layer: Layer) throws(ScanError) -> Geometry {
+    mutating func geometry(_ layer: Layer) throws(ScanError) -> ParsedGeometry {
         var type: GeometryType?
         var typeName: String?
         var coordinatesAt: Int?
-        var result: Geometry?
+        var result: ParsedGeometry?
         guard try beginObject() else { throw ScanError(.notGeoJSON, "geometry is an empty object") }
         repeat {
             let k = try key()
@@ -308,7 +308,7 @@ extension JSONScanner {
         return result
     }
 
-    private mutating func coordinates(_ type: GeometryType) throws(ScanError) -> Geometry {
+    private mutating func coordinates(_ type: GeometryType) throws(ScanError) -> ParsedGeometry {
         switch type {
         case .point:
             return .point(try position())

@@ -37,9 +37,7 @@ func reportAndExit(_ error: Error) -> Never {
     case let e as CLIError: (message, code) = (e.message, e.code)
     case let e as GEOSError: (message, code) = (e.description, Exit.software)
     case let e as ProjError: (message, code) = (e.description, Exit.software)
-    default:
-        if let e = error as? (any Error & CustomStringConvertible) { (message, code) = (e.description, Exit.software) }
-        else { (message, code) = ("\(error)", Exit.software) }
+    default: (message, code) = ("\(error)", Exit.software)
     }
     Log.error(message)
     exit(code)

@@ -102,8 +102,7 @@ struct LoadedInputs {
         let opts = input.loadOptions
         let b = try loadBuildings(input.buildings, options: opts)
         let a = try loadAddresses(input.addresses, options: opts)
-        let s = try input.segments.isEmpty ? Loaded(features: [], duplicatesSkipped: 0, bytesRead: 0)
-                                           : loadSegments(input.segments, options: opts)
+        let s = try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts)
         return LoadedInputs(buildings: b, addresses: a, segments: s)
     }
 }
