@@ -23,6 +23,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "FlyrTests", dependencies: ["Geo"]),
+        .testTarget(name: "FlyrTests", dependencies: ["flyr"]),
     ]
 )

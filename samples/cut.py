@@ -43,10 +43,14 @@ def main(src, out):
         kept = [l for l in features(os.path.join(src, name)) if keep(l)]
         with open(os.path.join(out, name), "w", encoding="utf-8") as fh:
             fh.write('{"type": "FeatureCollection", "features": [\n' + ",\n".join(kept) + "]}")
+    # An address is kept in both files when either of its placements lies in the box, so
+    # the two files hold the same ids and the truth rows fit both.
+    names = ("addresses.geojsonseq", "addresses-streetside.geojsonseq")
     ids = set()
-    for name in ("addresses.geojsonseq", "addresses-streetside.geojsonseq"):
-        kept = [l for l in features(os.path.join(src, name)) if keep(l)]
-        ids |= {json.loads(l)["id"] for l in kept}
+    for name in names:
+        ids |= {json.loads(l)["id"] for l in features(os.path.join(src, name)) if keep(l)}
+    for name in names:
+        kept = [l for l in features(os.path.join(src, name)) if json.loads(l)["id"] in ids]
         with open(os.path.join(out, name), "w", encoding="utf-8") as fh:
             fh.write("".join(l + "\n" for l in kept))
     with open(os.path.join(src, "truth.csv"), encoding="utf-8") as fh, \

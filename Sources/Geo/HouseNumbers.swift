@@ -15,16 +15,20 @@ enum HouseNumbers {
         return any ? v : nil
     }
 
-    /// Least-squares fit of number = α + β·x over (x, number) pairs; returns the x where the
-    /// fit reaches `target`, or nil when fewer than two distinct numbers or positions exist.
+    /// Where along the street a house with number `target` should stand, from neighbours
+    /// given as (position, number): midway between the nearest lower and the nearest higher
+    /// number (by number, then by distance). Gaps in the numbering do not distort it. Nil
+    /// without a neighbour on each side.
     static func expectedPosition(of target: Double, among pairs: [(x: Double, n: Double)]) -> Double? {
-        guard pairs.count >= 2 else { return nil }
-        let k = Double(pairs.count)
-        let mx = pairs.reduce(0) { $0 + $1.x } / k, mn = pairs.reduce(0) { $0 + $1.n } / k
-        var sxx = 0.0, sxn = 0.0
-        for p in pairs { sxx += (p.x - mx) * (p.x - mx); sxn += (p.x - mx) * (p.n - mn) }
-        guard sxx > 1e-6, abs(sxn) > 1e-9 else { return nil }
-        let beta = sxn / sxx
-        return mx + (target - mn) / beta
+        var lower: (x: Double, n: Double)? = nil, higher: (x: Double, n: Double)? = nil
+        for p in pairs {
+            if p.n < target {
+                if lower == nil || p.n > lower!.n || (p.n == lower!.n && abs(p.x) < abs(lower!.x)) { lower = p }
+            } else if p.n > target {
+                if higher == nil || p.n < higher!.n || (p.n == higher!.n && abs(p.x) < abs(higher!.x)) { higher = p }
+            }
+        }
+        guard let lower, let higher else { return nil }
+        return (lower.x + higher.x) / 2
     }
 }

@@ -242,8 +242,8 @@ final class LinkWorld {
     }
 
     /// Where along the street (metres from the point, x along the street's tangent with the
-    /// street behind the point) the house number should stand, fitted from the numbers of
-    /// addresses of the same street on the same side within the house-number radius.
+    /// street behind the point) the house number should stand, from the numbers of addresses
+    /// of the same street on the same side within the house-number radius.
     func expectedAlongStreet(_ a: Int, away u: Coord) throws -> Double? {
         guard let key = streetKeys[a], let n = HouseNumbers.value(addresses[a].number) else { return nil }
         let p = points[a], r = Linker.numberRadius

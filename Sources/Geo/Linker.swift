@@ -76,9 +76,9 @@ public struct Linker: Sendable {
     /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
     static let turnCost = 30.0
     /// Cost per metre between a footprint's centre and where its house number should stand.
-    static let numberOrderCost = 0.5
+    static let numberOrderCost = 0.75
     static let numberOrderCap = 10.0
-    /// Neighbours whose numbers are fitted lie within this many metres.
+    /// Neighbours whose numbers are compared lie within this many metres.
     static let numberRadius = 60.0
     /// The widest turn considered, and its step.
     static let maxTurn = 60.0 * Double.pi / 180, turnStep = 5.0 * Double.pi / 180

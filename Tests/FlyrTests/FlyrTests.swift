@@ -1,4 +1,0 @@
-import Testing
-
-/// Placeholder so the `FlyrTests` target declared in Package.swift has a source file.
-@Suite struct FlyrTests {}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@Suite struct LinkCommandTests {
+    let b = CLI.sample("buildings.geojson"), a = CLI.sample("addresses-streetside.geojsonseq")
+    let s = CLI.sample("segments.geojson")
+
+    @Test func writesTheLinkTableSortedByAddress() throws {
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "address_id,building_id,method,confidence,distance_m,street_match")
+        #expect(lines.count == 1 + 558)
+        let ids = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[0] }
+        #expect(ids == ids.sorted())
+        #expect(r.stderr.contains("COVERS") && r.stderr.contains("orphan buildings"))
+    }
+
+    @Test func shuffledFilesGiveIdenticalBytes() throws {
+        let dir = try CLI.tempDir()
+        // Reverse the addresses (GeoJSONSeq) and the buildings (FeatureCollection) feature order.
+        let seq = try String(contentsOfFile: a, encoding: .utf8).split(separator: "\n").reversed().joined(separator: "\n") + "\n"
+        let shuffledA = dir.appendingPathComponent("a.geojsonseq").path
+        try seq.write(toFile: shuffledA, atomically: true, encoding: .utf8)
+        let fc = try String(contentsOfFile: b, encoding: .utf8)
+        let features = fc.split(separator: "\n").dropFirst().map { line -> String in
+            var l = String(line)
+            if l.hasSuffix(",") { l.removeLast() }
+            if l.hasSuffix("]}") { l.removeLast(2) }
+            return l
+        }
+        let shuffledB = dir.appendingPathComponent("b.geojson").path
+        try ("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.reversed().joined(separator: ",\n") + "]}")
+            .write(toFile: shuffledB, atomically: true, encoding: .utf8)
+        let one = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s])
+        let two = try CLI.run(["link", "--buildings", shuffledB, "--addresses", shuffledA, "--segments", s])
+        #expect(one.status == 0 && two.status == 0)
+        #expect(one.stdout == two.stdout)
+    }
+
+    @Test func readsStdin() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: a))
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", "-", "--segments", s], stdin: data)
+        let file = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s])
+        #expect(r.status == 0)
+        #expect(r.stdout == file.stdout)
+    }
+
+    @Test func checkReportsAccuracyAndMinAccuracyFails() throws {
+        let dir = try CLI.tempDir()
+        let good = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s,
+                                "--check", CLI.sample("truth.csv"), "--min-accuracy", "0.95", "--json", "-o", dir.appendingPathComponent("l.csv").path])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.contains("\"check\":{\"total\":489"))
+        // A truth table that names a wrong building for one address cannot reach 100 %.
+        let truth = dir.appendingPathComponent("truth.csv")
+        let row = try String(contentsOfFile: CLI.sample("truth.csv"), encoding: .utf8).split(separator: "\n")[1]
+        let addr = row.split(separator: ",")[0]
+        try "address_id,building_id\n\(addr),not-a-building\n".write(to: truth, atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["link", "--buildings", b, "--addresses", a, "--check", truth.path, "--min-accuracy", "1",
+                               "-o", dir.appendingPathComponent("l2.csv").path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("below --min-accuracy"))
+        #expect(bad.stderr.contains("miss \(addr)"))
+    }
+
+    @Test func outputFormatsByExtension() throws {
+        let dir = try CLI.tempDir()
+        for ext in ["json", "geojson"] {
+            let out = dir.appendingPathComponent("links.\(ext)").path
+            let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "-o", out])
+            #expect(r.status == 0)
+            let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+            if ext == "json" {
+                #expect((obj?["links"] as? [Any])?.count == 558)
+                #expect((obj?["buildings"] as? [Any])?.count == 809)
+            } else {
+                #expect((obj?["features"] as? [Any])?.count == 558)
+            }
+        }
+    }
+
+    @Test func existingOutputNeedsForce() throws {
+        let dir = try CLI.tempDir()
+        let out = dir.appendingPathComponent("links.csv")
+        try "keep me".write(to: out, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "-o", out.path])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("--force"))
+        #expect(try String(contentsOf: out, encoding: .utf8) == "keep me")
+        #expect(try CLI.run(["link", "--buildings", b, "--addresses", a, "-o", out.path, "--force"]).status == 0)
+    }
+
+    @Test(arguments: [
+        (["--bbox", "-73.74,40.72,-73.75,40.71"], Int32(64), "W,S,E,N"),
+        (["--min-accuracy", "0.9"], Int32(64), "--check"),
+        (["--radius", "5", "--buffer", "10"], Int32(64), "--buffer"),
+    ])
+    func usageErrorsSayWhatToType(_ extra: [String], _ code: Int32, _ text: String) throws {
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a] + extra)
+        #expect(r.status == code)
+        #expect(r.stderr.contains(text), "\(r.stderr)")
+    }
+
+    @Test func missingFileIsExit66() throws {
+        let r = try CLI.run(["link", "--buildings", "/nonexistent/b.geojson", "--addresses", a])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("/nonexistent/b.geojson"))
+    }
+
+    @Test func badFeatureIsExit65WithLocation() throws {
+        let dir = try CLI.tempDir()
+        let bad = dir.appendingPathComponent("a.geojsonseq")
+        try """
+        {"id":"ok-1","type":"Feature","geometry":{"type":"Point","coordinates":[-73.74,40.716]},"properties":{}}
+        {"id":"bad-2","type":"Feature","geometry":{"type":"Point","coordinates":[-73.74,95.0]},"properties":{}}
+
+        """.write(to: bad, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", bad.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("\(bad.path):2"), "\(r.stderr)")
+        #expect(r.stderr.contains("feature 1") && r.stderr.contains("bad-2"))
+    }
+
+    @Test func truthFileWithoutTheColumnsIsExit65() throws {
+        let dir = try CLI.tempDir()
+        let t = dir.appendingPathComponent("t.csv")
+        try "address,building\nx,y\n".write(to: t, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--check", t.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("address_id and building_id"))
+    }
+}
