@@ -27,7 +27,7 @@ test:
 
 bench: release
 	@scripts/install-deps.sh bench
-	bench/run.sh
+	python3 bench/bench.py
 
 clean:
 	rm -rf .build $(OUT)
