@@ -17,7 +17,7 @@ demo: release
 	@mkdir -p $(OUT)
 	.build/release/flyr link --buildings $(SAMPLE)/buildings.geojson \
 	  --addresses $(SAMPLE)/addresses-streetside.geojsonseq --segments $(SAMPLE)/segments.geojson \
-	  -o $(OUT)/links.csv --check $(SAMPLE)/truth.csv
+	  -o $(OUT)/links.csv --force --check $(SAMPLE)/truth.csv
 	@echo "link table: $(OUT)/links.csv"
 
 test:

@@ -84,6 +84,9 @@ struct LinkCommand: ParsableCommand {
         }
         let summary = LinkSummary(loaded: loaded, result: result, readSeconds: readTime,
                                   writeSeconds: seconds(since: writeStart), report: report)
+        if result.repairedFootprints > 0 {
+            Log.warning("\(result.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
+        }
         Log.info(json ? summary.json : summary.text)
         if let report, let p = minAccuracy, report.accuracy < p {
             Log.error("accuracy \(LinkTable.format(report.accuracy * 100, 2))% is below --min-accuracy \(LinkTable.format(p * 100, 2))%")
