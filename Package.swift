@@ -6,23 +6,27 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "Campaign", targets: ["Campaign"]),
         .executable(name: "flyr", targets: ["flyr"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
+        .target(name: "Campaign", dependencies: ["Geo", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "flyr",
             dependencies: [
-                "Geo",
+                "Geo", "Campaign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
         .testTarget(name: "FlyrTests", dependencies: ["flyr"]),
     ]
 )

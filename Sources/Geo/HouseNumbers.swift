@@ -1,10 +1,10 @@
 /// House-number order along a street: on one side of a block face, numbers grow steadily in
 /// one direction. Fitting number against position among an address's neighbours tells where
 /// along the street its own house should stand, which breaks ties between attached houses.
-enum HouseNumbers {
+public enum HouseNumbers {
     /// A house number as a number: digits kept in order, hyphens dropped ("82-45" → 8245,
     /// "123A" → 123); nil when it has no digits or a letter before its digits.
-    static func value(_ s: String?) -> Double? {
+    public static func value(_ s: String?) -> Double? {
         guard let s else { return nil }
         var v = 0.0, any = false
         for ch in s {

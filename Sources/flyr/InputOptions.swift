@@ -24,7 +24,7 @@ struct InputOptions: ParsableArguments {
     }
 }
 
-/// Refuses to replace an existing output unless forced. '-' (stdout) is always allowed.
+/// Refuses to touch an existing output unless forced. '-' (stdout) is always allowed.
 func checkOutput(_ path: String?, force: Bool) throws {
     guard let path, path != "-" else { return }
     if FileManager.default.fileExists(atPath: path), !force {

@@ -1,0 +1,113 @@
+import GRDB
+
+/// The campaign GeoPackage's schema: named, ordered migrations of plain SQL. A released
+/// migration is never edited; changes come as new migrations.
+enum CampaignSchema {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("001 geopackage core") { db in
+            try GeoPackage.createCore(db)
+        }
+        m.registerMigration("002 campaign layers") { db in
+            try db.execute(sql: """
+                CREATE TABLE campaigns (
+                  id TEXT NOT NULL PRIMARY KEY,
+                  name TEXT NOT NULL,
+                  type TEXT NOT NULL DEFAULT 'flyer',
+                  status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft','active','completed','paused')),
+                  provision_status TEXT NOT NULL DEFAULT 'pending' CHECK (provision_status IN ('pending','ready','failed')),
+                  provision_error TEXT,
+                  bbox_west DOUBLE, bbox_south DOUBLE, bbox_east DOUBLE, bbox_north DOUBLE,
+                  source_files TEXT NOT NULL DEFAULT '[]',
+                  inputs_sha256 TEXT,
+                  overture_release TEXT,
+                  created_at TEXT NOT NULL,
+                  provisioned_at TEXT);
+                CREATE TABLE buildings (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  geom MULTIPOLYGON,
+                  gers_id TEXT NOT NULL UNIQUE,
+                  height_m DOUBLE, levels INTEGER, subtype TEXT, class TEXT,
+                  feature_status TEXT NOT NULL CHECK (feature_status IN ('matched','orphan_building')),
+                  address_count INTEGER NOT NULL DEFAULT 0,
+                  is_multi_unit BOOLEAN NOT NULL DEFAULT 0,
+                  names TEXT, sources TEXT);
+                CREATE TABLE campaign_addresses (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  geom POINT,
+                  gers_id TEXT NOT NULL UNIQUE,
+                  campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                  number TEXT, street TEXT, unit TEXT, postcode TEXT, postal_city TEXT, country TEXT,
+                  address_levels TEXT, sources TEXT,
+                  formatted TEXT NOT NULL,
+                  building_gers_id TEXT,
+                  match_method TEXT NOT NULL CHECK (match_method IN ('COVERS','BUFFER','NEAREST','NONE')),
+                  confidence DOUBLE NOT NULL, distance_m DOUBLE NOT NULL, street_match BOOLEAN NOT NULL,
+                  segment_gers_id TEXT, road_bearing DOUBLE, house_bearing DOUBLE,
+                  is_oriented BOOLEAN NOT NULL DEFAULT 0,
+                  visited BOOLEAN NOT NULL DEFAULT 0,
+                  scans INTEGER NOT NULL DEFAULT 0,
+                  seq INTEGER NOT NULL,
+                  qr_slug TEXT UNIQUE);
+                CREATE INDEX campaign_addresses_building ON campaign_addresses(building_gers_id);
+                CREATE TABLE segments (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  geom LINESTRING,
+                  gers_id TEXT NOT NULL UNIQUE,
+                  subtype TEXT, class TEXT, subclass TEXT, name TEXT, names TEXT, sources TEXT);
+                CREATE TABLE building_address_links (
+                  campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                  address_id TEXT NOT NULL,
+                  building_id TEXT NOT NULL,
+                  method TEXT NOT NULL CHECK (method IN ('COVERS','BUFFER','NEAREST')),
+                  confidence DOUBLE NOT NULL, distance_m DOUBLE NOT NULL, street_match BOOLEAN NOT NULL,
+                  PRIMARY KEY (campaign_id, address_id));
+                CREATE INDEX building_address_links_building ON building_address_links(building_id);
+                CREATE TABLE building_stats (
+                  gers_id TEXT NOT NULL PRIMARY KEY,
+                  status TEXT NOT NULL DEFAULT 'not_visited' CHECK (status IN ('not_visited','visited','hot')),
+                  scans_total INTEGER NOT NULL DEFAULT 0,
+                  scans_today INTEGER NOT NULL DEFAULT 0,
+                  scans_day TEXT,
+                  last_scan_at TEXT);
+                CREATE TABLE scan_events (
+                  event_id TEXT NOT NULL PRIMARY KEY,
+                  gers_id TEXT NOT NULL,
+                  address_id TEXT,
+                  qr_slug TEXT,
+                  scanned_at TEXT NOT NULL,
+                  user_agent TEXT,
+                  ingested_at TEXT NOT NULL);
+                """)
+            try GeoPackage.registerFeatureTable(db, table: "buildings", geometryType: "MULTIPOLYGON",
+                                                description: "Building footprints with their link status")
+            try GeoPackage.registerFeatureTable(db, table: "campaign_addresses", geometryType: "POINT",
+                                                description: "The campaign's addresses with their building link and orientation")
+            try GeoPackage.registerFeatureTable(db, table: "segments", geometryType: "LINESTRING",
+                                                description: "Road segments")
+            for (t, d) in [("campaigns", "Campaign records"), ("building_address_links", "Address-to-building links"),
+                           ("building_stats", "Field status and scan counters per building"), ("scan_events", "QR scan events")] {
+                try GeoPackage.registerAttributeTable(db, table: t, description: d)
+            }
+            for t in ["buildings", "campaign_addresses", "segments"] { try GeoPackage.createSpatialIndex(db, table: t) }
+        }
+        m.registerMigration("003 layer styles") { db in
+            try db.execute(sql: """
+                CREATE TABLE layer_styles (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT, f_table_catalog TEXT(256), f_table_schema TEXT(256),
+                  f_table_name TEXT(256), f_geometry_column TEXT(256), styleName TEXT(30), styleQML TEXT,
+                  styleSLD TEXT, useAsDefault BOOLEAN, description TEXT, owner TEXT(30), ui TEXT(30),
+                  update_time DATETIME DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')))
+                """)
+            try GeoPackage.registerAttributeTable(db, table: "layer_styles", description: "QGIS layer styles")
+            for (table, qml) in LayerStyles.all {
+                try db.execute(sql: """
+                    INSERT INTO layer_styles (f_table_catalog, f_table_schema, f_table_name, f_geometry_column,
+                      styleName, styleQML, styleSLD, useAsDefault, description, owner)
+                    VALUES ('', '', ?, 'geom', ?, ?, '', 1, 'flyr status colours', 'flyr')
+                    """, arguments: [table, "flyr \(table)", qml])
+            }
+        }
+        return m
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import Geo
+
+/// An open campaign GeoPackage: field status, scans, statistics and exports.
+public final class CampaignStore {
+    public let path: String
+    let db: DatabaseQueue
+    public let campaignID: String
+
+    /// Opens an existing campaign file (and brings its schema up to date).
+    public init(path: String, readOnly: Bool = false) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(.fileNotFound, file: path, detail: "no such campaign file")
+        }
+        guard let existing = try Provisioner.existingCampaign(path) else { throw GeoPackageError.notACampaign(path) }
+        self.path = path
+        db = try GeoPackage.open(path, readOnly: readOnly)
+        if !readOnly { try CampaignSchema.migrator.migrate(db) }
+        campaignID = existing.id
+    }
+
+    /// Closes the file; throws when SQLite cannot close it cleanly.
+    public func close() throws { try db.close() }
+
+    // MARK: status
+
+    public static let statuses = ["hot", "visited", "not_visited"]
+
+    /// Sets a building's field status.
+    public func mark(building gersID: String, status: String) throws {
+        guard Self.statuses.contains(status) else { throw GeoPackageError.badStatus(status) }
+        try db.write { db in
+            try db.execute(sql: "UPDATE building_stats SET status = ? WHERE gers_id = ?", arguments: [status, gersID])
+            guard db.changesCount == 1 else { throw GeoPackageError.unknownBuilding(gersID) }
+        }
+    }
+
+    // MARK: statistics
+
+    public struct Stats: Sendable, Equatable {
+        public var addresses: Int
+        public var buildings: Int
+        /// Buildings with at least one address: the campaign's targets.
+        public var targetBuildings: Int
+        /// Target buildings visited: status visited or hot, or scanned.
+        public var visited: Int
+        /// Target buildings with at least one scan.
+        public var scanned: Int
+        public var addressesVisited: Int
+        /// scanned / targetBuildings (0 without targets).
+        public var scanRate: Double { targetBuildings == 0 ? 0 : Double(scanned) / Double(targetBuildings) }
+        /// 100 × visited / targetBuildings (0 without targets).
+        public var progressPct: Double { targetBuildings == 0 ? 0 : 100 * Double(visited) / Double(targetBuildings) }
+    }
+
+    public func stats() throws -> Stats {
+        try db.read { db in
+            func n(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            let target = "b.feature_status = 'matched'"
+            return Stats(
+                addresses: try n("SELECT count(*) FROM campaign_addresses"),
+                buildings: try n("SELECT count(*) FROM buildings"),
+                targetBuildings: try n("SELECT count(*) FROM buildings b WHERE \(target)"),
+                visited: try n("""
+                    SELECT count(*) FROM buildings b JOIN building_stats s ON s.gers_id = b.gers_id
+                    WHERE \(target) AND (s.status IN ('visited','hot') OR s.scans_total > 0)
+                    """),
+                scanned: try n("SELECT count(*) FROM buildings b JOIN building_stats s ON s.gers_id = b.gers_id WHERE \(target) AND s.scans_total > 0"),
+                addressesVisited: try n("""
+                    SELECT count(*) FROM campaign_addresses a LEFT JOIN building_stats s ON s.gers_id = a.building_gers_id
+                    WHERE a.visited = 1 OR s.status IN ('visited','hot') OR coalesce(s.scans_total, 0) > 0
+                    """))
+        }
+    }
+
+    // MARK: exports
+
+    /// The web map's features: one per building, as a GeoJSON FeatureCollection sorted by id.
+    public func featuresGeoJSON() throws -> String {
+        try db.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT b.geom, b.gers_id, b.height_m, b.levels, b.feature_status, b.address_count,
+                       coalesce(s.status, 'not_visited') AS status, coalesce(s.scans_total, 0) AS scans_total,
+                       (SELECT group_concat(formatted, '; ') FROM (SELECT formatted FROM campaign_addresses a
+                          WHERE a.building_gers_id = b.gers_id ORDER BY a.seq)) AS address_text
+                FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id ORDER BY b.gers_id
+                """)
+            var out = "{\"type\":\"FeatureCollection\",\"features\":["
+            var first = true
+            while let r = try rows.next() {
+                let g = try GeoPackageGeometry.decode(r["geom"])
+                let scans: Int = r["scans_total"]
+                out += first ? "\n" : ",\n"
+                first = false
+                out += "{\"type\":\"Feature\",\"id\":\(LinkTable.jsonString(r["gers_id"])),\"geometry\":\(GeoJSONWriter.geometry(g)),"
+                out += "\"properties\":{\"gers_id\":\(LinkTable.jsonString(r["gers_id"])),"
+                out += "\"height_m\":\(GeoJSONWriter.number(r["height_m"])),\"levels\":\((r["levels"] as Int?).map(String.init) ?? "null"),"
+                out += "\"status\":\(LinkTable.jsonString(r["status"])),\"scans_total\":\(scans),\"qr_scanned\":\(scans > 0),"
+                out += "\"address_text\":\((r["address_text"] as String?).map(LinkTable.jsonString) ?? "null"),"
+                out += "\"address_count\":\(r["address_count"] as Int),\"feature_status\":\(LinkTable.jsonString(r["feature_status"]))}}"
+            }
+            return out + "]}\n"
+        }
+    }
+
+    public static let exportHeader = "seq,address_id,formatted,number,street,unit,city,region,postcode,country,building_gers_id,match_method,status,visited,scans,qr_slug,lon,lat"
+
+    /// One row per address for mail merge and printing, in walking order (seq).
+    public func exportCSV() throws -> String {
+        try db.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT a.*, coalesce(s.status, '') AS status FROM campaign_addresses a
+                LEFT JOIN building_stats s ON s.gers_id = a.building_gers_id ORDER BY a.seq
+                """)
+            var out = Self.exportHeader + "\n"
+            while let r = try rows.next() {
+                guard case .point(let p) = try GeoPackageGeometry.decode(r["geom"]) else { continue }
+                let levels = AddressFormat.levelValues(r["address_levels"])
+                let city: String? = (r["postal_city"] as String?) ?? (levels.count > 1 ? levels[1] : nil)
+                let fields: [String?] = [
+                    String(r["seq"] as Int), r["gers_id"], r["formatted"], r["number"], r["street"], r["unit"], city,
+                    levels.first, r["postcode"], r["country"], r["building_gers_id"], r["match_method"], r["status"],
+                    (r["visited"] as Bool) ? "true" : "false", String(r["scans"] as Int), r["qr_slug"], "\(p.x)", "\(p.y)",
+                ]
+                out += fields.map { LinkTable.csvField($0 ?? "") }.joined(separator: ",") + "\n"
+            }
+            return out
+        }
+    }
+}
+
+/// GeoJSON text for stored geometries.
+enum GeoJSONWriter {
+    static func number(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "null" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+    }
+    static func coords(_ c: [Coord]) -> String { "[" + c.map { "[\($0.x),\($0.y)]" }.joined(separator: ",") + "]" }
+    static func geometry(_ g: GeoPackageGeometry) -> String {
+        switch g {
+        case .point(let c): return "{\"type\":\"Point\",\"coordinates\":[\(c.x),\(c.y)]}"
+        case .lineString(let l): return "{\"type\":\"LineString\",\"coordinates\":\(coords(l))}"
+        case .multiPolygon(let ps):
+            let polys = ps.map { "[" + $0.rings.map(coords).joined(separator: ",") + "]" }
+            return "{\"type\":\"MultiPolygon\",\"coordinates\":[\(polys.joined(separator: ","))]}"
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import Foundation
+import GRDB
+import Geo
+
+/// One input file of a campaign, fingerprinted.
+public struct SourceFile: Sendable, Equatable {
+    public var layer: String
+    public var path: String
+    /// Hex SHA-256 of the file's bytes; nil for stdin.
+    public var sha256: String?
+    public var bytes: Int
+
+    public init(layer: String, path: String) {
+        self.layer = layer
+        self.path = path
+        if path == "-" { sha256 = nil; bytes = 0 } else {
+            sha256 = SHA256.file(path)
+            bytes = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+        }
+    }
+}
+
+/// An address's orientation toward its road (from the orientation step).
+public struct AddressOrientation: Sendable, Equatable {
+    public var segmentID: String
+    /// Degrees clockwise from true north in [0, 180).
+    public var roadBearing: Double
+    /// Degrees clockwise from true north in [0, 360): the way the house faces.
+    public var houseBearing: Double
+    public init(segmentID: String, roadBearing: Double, houseBearing: Double) {
+        self.segmentID = segmentID; self.roadBearing = roadBearing; self.houseBearing = houseBearing
+    }
+}
+
+/// Everything a provision writes: the features, their links and orientation, and the record.
+public struct ProvisionInput: Sendable {
+    public var name: String
+    public var type: String
+    public var buildings: [Building]
+    public var addresses: [Address]
+    public var segments: [Segment]
+    public var links: LinkResult
+    /// By address id; addresses without an entry are not oriented.
+    public var orientations: [String: AddressOrientation]
+    public var sources: [SourceFile]
+    public var bbox: BBox?
+    /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
+    public var settings: String
+
+    public init(name: String, type: String, buildings: [Building], addresses: [Address], segments: [Segment],
+                links: LinkResult, orientations: [String: AddressOrientation] = [:], sources: [SourceFile],
+                bbox: BBox?, settings: String) {
+        self.name = name; self.type = type; self.buildings = buildings; self.addresses = addresses
+        self.segments = segments; self.links = links; self.orientations = orientations; self.sources = sources
+        self.bbox = bbox; self.settings = settings
+    }
+
+    /// SHA-256 over the name, type, settings and each source's layer and hash; nil when a
+    /// source has no hash (stdin), so such a provision is never taken as unchanged.
+    public var fingerprint: String? {
+        var text = "name=\(name)\ntype=\(type)\nsettings=\(settings)\nbbox=\(bbox.map { "\($0.minX),\($0.minY),\($0.maxX),\($0.maxY)" } ?? "")\n"
+        for s in sources.sorted(by: { ($0.layer, $0.path) < ($1.layer, $1.path) }) {
+            guard let h = s.sha256 else { return nil }
+            text += "\(s.layer)=\(h)\n"
+        }
+        return SHA256.hex(text)
+    }
+}
+
+public struct ProvisionSummary: Sendable, Equatable {
+    public var campaignID: String
+    public var addressesSaved: Int
+    public var buildingsSaved: Int
+    public var roadsSaved: Int
+    public var linksCreated: Int
+    public var orphanBuildings: Int
+    /// The campaign already held exactly these inputs: nothing was written.
+    public var unchanged: Bool
+}
+
+public enum Provisioner {
+    /// Writes the campaign into `path` as one transaction. A new file is built beside the
+    /// target and renamed into place, so a failure leaves no file; an existing campaign is
+    /// updated in place (same campaign id; statuses, scans, visits and QR slugs kept for the
+    /// buildings and addresses that still exist), so a failure leaves the previous campaign,
+    /// marked `provision_status = failed` with the reason. A file that is not a flyr campaign
+    /// is replaced whole. The caller decides whether an existing file may be touched.
+    public static func provision(_ input: ProvisionInput, at path: String,
+                                 progress: (String) -> Void = { _ in }) throws -> ProvisionSummary {
+        if FileManager.default.fileExists(atPath: path), let existing = try existingCampaign(path) {
+            let db = try GeoPackage.open(path)
+            try CampaignSchema.migrator.migrate(db)
+            if let fp = input.fingerprint, existing.fingerprint == fp, existing.provisionStatus == "ready" {
+                let s = try db.read { db in try summary(db, campaignID: existing.id, unchanged: true) }
+                try db.close()
+                return s
+            }
+            do {
+                let s = try db.write { db in try write(db, input, campaignID: existing.id, progress: progress) }
+                try db.close()
+                return s
+            } catch {
+                let reason = "\(error)"
+                try? db.write { db in
+                    try db.execute(sql: "UPDATE campaigns SET provision_status = 'failed', provision_error = ? WHERE id = ?",
+                                   arguments: [reason, existing.id])
+                }
+                try? db.close()
+                throw error
+            }
+        }
+        let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.removeItem(atPath: temp)
+        do {
+            let db = try GeoPackage.open(temp)
+            try CampaignSchema.migrator.migrate(db)
+            let id = UUID().uuidString.lowercased()
+            let s = try db.write { db in try write(db, input, campaignID: id, progress: progress) }
+            try db.writeWithoutTransaction { db in
+                _ = try db.checkpoint(.truncate)
+                try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            }
+            try db.close()
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
+            if FileManager.default.fileExists(atPath: path) {
+                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temp))
+            } else {
+                try FileManager.default.moveItem(atPath: temp, toPath: path)
+            }
+            return s
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
+            throw error
+        }
+    }
+
+    struct Existing { var id: String; var fingerprint: String?; var provisionStatus: String }
+
+    /// The campaign record of a flyr GeoPackage, or nil when the file is not one.
+    static func existingCampaign(_ path: String) throws -> Existing? {
+        guard let db = try? GeoPackage.open(path, readOnly: true) else { return nil }
+        defer { try? db.close() }
+        return try? db.read { db -> Existing? in
+            let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            guard app == GeoPackage.applicationID, try db.tableExists("campaigns"),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, inputs_sha256, provision_status FROM campaigns ORDER BY created_at LIMIT 1")
+            else { return nil }
+            return Existing(id: row["id"], fingerprint: row["inputs_sha256"], provisionStatus: row["provision_status"])
+        }
+    }
+
+    /// Test hook: throw after this many address rows, to prove a failure rolls back.
+    nonisolated(unsafe) static var failAfterAddressRows: Int? = nil
+
+    static func write(_ db: Database, _ input: ProvisionInput, campaignID: String,
+                      progress: (String) -> Void) throws -> ProvisionSummary {
+        let now = ISO8601DateFormatter().string(from: Date())
+        // Field data to keep across a re-provision.
+        var kept: [String: (visited: Bool, scans: Int, slug: String?)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT gers_id, visited, scans, qr_slug FROM campaign_addresses") {
+            kept[row["gers_id"]] = (row["visited"], row["scans"], row["qr_slug"])
+        }
+        let sources = "[" + input.sources.map {
+            "{\"layer\":\(LinkTable.jsonString($0.layer)),\"path\":\(LinkTable.jsonString($0.path)),\"sha256\":\($0.sha256.map(LinkTable.jsonString) ?? "null"),\"bytes\":\($0.bytes)}"
+        }.joined(separator: ",") + "]"
+        var extent = input.bbox ?? .empty
+        if input.bbox == nil { for a in input.addresses { extent.expand(a.point) } }
+        try db.execute(sql: """
+            INSERT INTO campaigns (id, name, type, provision_status, provision_error, bbox_west, bbox_south, bbox_east, bbox_north,
+              source_files, inputs_sha256, created_at, provisioned_at)
+            VALUES (?, ?, ?, 'ready', NULL, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET name = excluded.name, type = excluded.type, provision_status = 'ready',
+              provision_error = NULL, bbox_west = excluded.bbox_west, bbox_south = excluded.bbox_south,
+              bbox_east = excluded.bbox_east, bbox_north = excluded.bbox_north, source_files = excluded.source_files,
+              inputs_sha256 = excluded.inputs_sha256, provisioned_at = excluded.provisioned_at
+            """, arguments: [campaignID, input.name, input.type,
+                             extent.isEmpty ? nil : extent.minX, extent.isEmpty ? nil : extent.minY,
+                             extent.isEmpty ? nil : extent.maxX, extent.isEmpty ? nil : extent.maxY,
+                             sources, input.fingerprint, now, now])
+
+        let tables = ["buildings", "campaign_addresses", "segments"]
+        for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
+        for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
+        try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
+
+        // Buildings, sorted by GERS id so fids are stable.
+        progress("writing \(input.buildings.count) buildings")
+        var perBuilding: [String: BuildingLinks] = [:]
+        for b in input.links.buildings { perBuilding[b.buildingID] = b }
+        let insertBuilding = try db.makeStatement(sql: """
+            INSERT INTO buildings (geom, gers_id, height_m, levels, subtype, class, feature_status, address_count, is_multi_unit, names, sources)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for b in input.buildings.sorted(by: { $0.id < $1.id }) {
+            let info = perBuilding[b.id]
+            let height = b.height ?? b.numFloors.map { Double($0) * 3 }
+            try insertBuilding.execute(arguments: [
+                GeoPackageGeometry.multiPolygon(b.polygons).encode(), b.id, height, b.numFloors, b.subtype, b.buildingClass,
+                (info?.isOrphan ?? true) ? "orphan_building" : "matched", info?.addressCount ?? 0, info?.isMultiUnit ?? false,
+                b.namesJSON, b.sourcesJSON,
+            ])
+        }
+
+        progress("writing \(input.addresses.count) addresses")
+        var links: [String: Link] = [:]
+        for l in input.links.links { links[l.addressID] = l }
+        let order = input.addresses.indices.sorted { i, j in
+            let a = input.addresses[i], b = input.addresses[j]
+            let ka = (StreetName.normalize(a.street) ?? ""), kb = (StreetName.normalize(b.street) ?? "")
+            if ka != kb { return ka < kb }
+            let na = HouseNumbers.value(a.number) ?? .infinity, nb = HouseNumbers.value(b.number) ?? .infinity
+            if na != nb { return na < nb }
+            if (a.number ?? "") != (b.number ?? "") { return (a.number ?? "") < (b.number ?? "") }
+            if (a.unit ?? "") != (b.unit ?? "") { return (a.unit ?? "") < (b.unit ?? "") }
+            return a.id < b.id
+        }
+        var seq = [Int](repeating: 0, count: input.addresses.count)
+        for (n, i) in order.enumerated() { seq[i] = n + 1 }
+        let insertAddress = try db.makeStatement(sql: """
+            INSERT INTO campaign_addresses (geom, gers_id, campaign_id, number, street, unit, postcode, postal_city, country,
+              address_levels, sources, formatted, building_gers_id, match_method, confidence, distance_m, street_match,
+              segment_gers_id, road_bearing, house_bearing, is_oriented, visited, scans, seq, qr_slug)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertLink = try db.makeStatement(sql: """
+            INSERT INTO building_address_links (campaign_id, address_id, building_id, method, confidence, distance_m, street_match)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        var rows = 0, linksCreated = 0
+        var slugs = Set(kept.values.compactMap(\.slug))
+        for i in input.addresses.indices.sorted(by: { input.addresses[$0].id < input.addresses[$1].id }) {
+            let a = input.addresses[i]
+            let l = links[a.id]
+            let o = input.orientations[a.id]
+            let old = kept[a.id]
+            var slug = old?.slug
+            if slug == nil {
+                repeat { slug = QRSlug.make() } while slugs.contains(slug!)
+                slugs.insert(slug!)
+            }
+            try insertAddress.execute(arguments: [
+                GeoPackageGeometry.point(a.point).encode(), a.id, campaignID, a.number, a.street, a.unit, a.postcode,
+                a.postalCity, a.country, a.addressLevelsJSON, a.sourcesJSON, AddressFormat.oneLine(a),
+                l?.buildingID, (l?.method ?? .none).rawValue, l?.confidence ?? 0, l?.distance ?? 0, l?.streetMatch ?? false,
+                o?.segmentID, o?.roadBearing, o?.houseBearing, o != nil, old?.visited ?? false, old?.scans ?? 0, seq[i], slug,
+            ])
+            if let l, let b = l.buildingID {
+                try insertLink.execute(arguments: [campaignID, a.id, b, l.method.rawValue, l.confidence, l.distance, l.streetMatch])
+                linksCreated += 1
+            }
+            rows += 1
+            if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
+        }
+
+        progress("writing \(input.segments.count) segments")
+        let insertSegment = try db.makeStatement(sql: """
+            INSERT INTO segments (geom, gers_id, subtype, class, subclass, name, names, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for s in input.segments.sorted(by: { $0.id < $1.id }) {
+            try insertSegment.execute(arguments: [GeoPackageGeometry.lineString(s.line).encode(), s.id, s.subtype,
+                                                  s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON])
+        }
+
+        // Field status: a row per building; rows of buildings that no longer exist go.
+        try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
+        try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
+
+        progress("building spatial indexes")
+        for t in tables {
+            try GeoPackage.fillSpatialIndex(db, table: t)
+            try GeoPackage.createSpatialIndexTriggers(db, table: t)
+            try GeoPackage.updateExtent(db, table: t)
+        }
+        return try summary(db, campaignID: campaignID, unchanged: false)
+    }
+
+    static func summary(_ db: Database, campaignID: String, unchanged: Bool) throws -> ProvisionSummary {
+        func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [campaignID]) ?? 0 }
+        return ProvisionSummary(
+            campaignID: campaignID,
+            addressesSaved: try count("SELECT count(*) FROM campaign_addresses WHERE campaign_id = ?"),
+            buildingsSaved: try count("SELECT count(*) FROM buildings WHERE ? IS NOT NULL"),
+            roadsSaved: try count("SELECT count(*) FROM segments WHERE ? IS NOT NULL"),
+            linksCreated: try count("SELECT count(*) FROM building_address_links WHERE campaign_id = ?"),
+            orphanBuildings: try count("SELECT count(*) FROM buildings WHERE feature_status = 'orphan_building' AND ? IS NOT NULL"),
+            unchanged: unchanged)
+    }
+}
+
+enum ProvisionFault: Error, CustomStringConvertible {
+    case injected(Int)
+    var description: String {
+        switch self { case .injected(let n): return "injected failure after \(n) address rows" }
+    }
+}
+
+/// QR slugs: 10 characters from a cryptographically secure source (the system generator:
+/// getrandom(2) on Linux), in an alphabet without look-alike characters.
+public enum QRSlug {
+    static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyz")
+    public static func make() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return String((0..<10).map { _ in alphabet[Int(rng.next(upperBound: UInt32(alphabet.count)))] })
+    }
+}
+
+/// One-line postal formatting: "81-42 243rd Street, Unit 2, QUEENS, NY 11426".
+public enum AddressFormat {
+    public static func oneLine(_ a: Address) -> String {
+        var parts: [String] = []
+        let street = [a.number, a.street].compactMap { $0 }.joined(separator: " ")
+        if !street.isEmpty { parts.append(street) }
+        if let u = a.unit, !u.isEmpty { parts.append("Unit \(u)") }
+        let levels = levelValues(a.addressLevelsJSON)
+        if let city = a.postalCity ?? (levels.count > 1 ? levels[1] : nil) { parts.append(city) }
+        let region = levels.first
+        let tail = [region, a.postcode].compactMap { $0 }.joined(separator: " ")
+        if !tail.isEmpty { parts.append(tail) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The `value`s of Overture's `address_levels` ([{"value":"NY"},{"value":"QUEENS"}]).
+    static func levelValues(_ json: String?) -> [String] {
+        guard let json, let data = json.data(using: .utf8),
+              let arr = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+        return arr.compactMap { $0["value"] as? String }
+    }
+}

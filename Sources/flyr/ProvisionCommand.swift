@@ -1,0 +1,88 @@
+import ArgumentParser
+import Campaign
+import Foundation
+import Geo
+
+struct ProvisionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "provision",
+        abstract: "Read, link and orient the extracts and write one campaign GeoPackage.",
+        discussion: """
+        The whole provision is one transaction. Into an existing campaign file (with --force) \
+        it updates the campaign in place: the same campaign id, and the statuses, scans and \
+        visits of buildings and addresses that still exist are kept; the same inputs change nothing.
+        """)
+
+    static let types = ["flyer", "door_knock", "canvass", "survey", "event"]
+
+    @Option(name: .long, help: "Campaign name.")
+    var name: String
+    @OptionGroup var input: InputOptions
+    @Option(name: .long, help: ArgumentHelp("Campaign type: \(types.joined(separator: ", ")).", valueName: "type"))
+    var type: String = "flyer"
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The campaign GeoPackage to write.", valueName: "campaign.gpkg"))
+    var output: String
+    @Flag(name: .long, help: "Write into an existing file (re-provision a campaign, or replace another file).")
+    var force = false
+    @Flag(name: .long, help: "Print the summary as JSON on stdout.")
+    var json = false
+    @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
+    var buffer: Double = 10
+    @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
+    var radius: Double = 50
+
+    func validate() throws {
+        if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
+        if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty, e.g. --name \"Queens Village spring drop\"") }
+        guard Self.types.contains(type) else { throw ValidationError("--type takes one of \(Self.types.joined(separator: ", "))") }
+        guard buffer >= 0, radius > 0, buffer <= radius else {
+            throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
+        }
+        guard URL(fileURLWithPath: output).pathExtension.lowercased() == "gpkg" else {
+            throw ValidationError("-o takes a .gpkg file, e.g. -o campaign.gpkg")
+        }
+    }
+
+    func run() throws {
+        do { try execute() } catch { reportAndExit(error) }
+    }
+
+    private func execute() throws {
+        try checkOutput(output, force: force)
+        let start = ContinuousClock.now
+        Log.info("flyr provision: reading")
+        let loaded = try LoadedInputs.load(input)
+        Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
+        var options = LinkerOptions()
+        options.bufferMeters = buffer
+        options.searchMeters = radius
+        let links = try Linker(options: options).link(
+            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
+        if links.repairedFootprints > 0 {
+            Log.warning("\(links.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
+        }
+        let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
+            + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
+            + input.segments.map { SourceFile(layer: "segments", path: $0) }
+        let provisionInput = ProvisionInput(
+            name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
+            segments: loaded.segments.features, links: links, sources: sources, bbox: input.loadOptions.bbox,
+            settings: "buffer=\(buffer);radius=\(radius)")
+        let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
+        let secs = LinkTable.format(seconds(since: start), 2)
+        if json {
+            print("{\"campaign_id\":\(LinkTable.jsonString(summary.campaignID)),\"unchanged\":\(summary.unchanged),"
+                  + "\"addresses_saved\":\(summary.addressesSaved),\"buildings_saved\":\(summary.buildingsSaved),"
+                  + "\"roads_saved\":\(summary.roadsSaved),\"links_created\":\(summary.linksCreated),"
+                  + "\"orphan_buildings\":\(summary.orphanBuildings),\"seconds\":\(secs)}")
+        } else {
+            if summary.unchanged { Log.info("flyr provision: \(output) already holds these inputs; nothing changed") }
+            Log.info("""
+                campaign \(summary.campaignID) in \(output)\(summary.unchanged ? " (unchanged)" : "")
+                  addresses_saved \(summary.addressesSaved), buildings_saved \(summary.buildingsSaved), roads_saved \(summary.roadsSaved)
+                  links_created \(summary.linksCreated), orphan_buildings \(summary.orphanBuildings), \(secs) s
+                """)
+        }
+    }
+}
