@@ -119,15 +119,20 @@ public enum Selection {
         return zip(addresses, pts).filter { nearestLine($0.1) == target }.map(\.0)
     }
 
-    /// Up to five street names (as written) sharing a word with `key`, closest in length first.
+    /// Up to five street names (as written) sharing a word with `key`: those with the same
+    /// first word first, then the closest in length.
     static func suggestions(for key: String, among addresses: [Address]) -> [String] {
         let words = Set(key.split(separator: " "))
+        let first = key.split(separator: " ").first
         var seen: [String: String] = [:]
         for a in addresses {
             guard let k = StreetName.normalize(a.street), seen[k] == nil else { continue }
             if k.contains(key) || key.contains(k) || !words.isDisjoint(with: k.split(separator: " ")) { seen[k] = a.street! }
         }
-        return seen.sorted { (abs($0.key.count - key.count), $0.key) < (abs($1.key.count - key.count), $1.key) }
+        func rank(_ k: String) -> (Int, Int, String) {
+            (k.split(separator: " ").first == first ? 0 : 1, abs(k.count - key.count), k)
+        }
+        return seen.sorted { rank($0.key) < rank($1.key) }
             .prefix(5).map(\.value)
     }
 }
