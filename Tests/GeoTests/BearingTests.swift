@@ -102,6 +102,30 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
         #expect(Orienter.tangentSegment([Coord(1, 1), Coord(1, 1)], near: 0) == nil)
     }
 
+    @Test func orientationTableLeavesBearingsEmptyWhenNotOriented() {
+        let rows = [
+            AddressOrientation(addressID: "a", buildingID: "b",
+                               orientation: Orientation(segmentID: "s", distance: 3, roadBearing: 179.999, houseBearing: 359.996)),
+            AddressOrientation(addressID: "c", buildingID: nil, orientation: nil),
+        ]
+        #expect(OrientationTable.csv(rows) == OrientationTable.csvHeader + "\na,b,s,0.00,0.00,true\nc,,,,,false\n")
+        #expect(OrientationTable.geojson(rows, addresses: []).contains(#""road_bearing":null,"house_bearing":null,"is_oriented":false"#))
+    }
+
+    @Test func sampleAddressesAreOrientedInIdOrder() throws {
+        let s = Sample.shared
+        let rows = try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments)
+        #expect(rows.map(\.addressID) == s.addresses.map(\.id).sorted())
+        #expect(rows.filter(\.isOriented).count > rows.count * 9 / 10)
+        for r in rows {
+            if let o = r.orientation {
+                #expect(o.distance <= 100)
+                if let h = o.houseBearing { #expect((0..<360).contains(h)) }
+                if let b = o.roadBearing { #expect((0..<180).contains(b)) }
+            }
+        }
+    }
+
     @Test func bearingArithmetic() {
         #expect(Bearing.normalized(-90) == 270 && Bearing.normalized(720) == 0 && Bearing.normalized(.nan) == nil)
         #expect(Bearing.axial(270) == 90 && Bearing.axial(180) == 0 && Bearing.axial(-1) == 179)
