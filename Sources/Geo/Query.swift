@@ -46,7 +46,7 @@ public final class FeatureIndex {
     /// Buildings whose footprint intersects the box (touching its edge counts), by id;
     /// the first `limit` of them when given.
     public func buildings(in box: BBox, limit: Int? = nil) throws(GEOSError) -> [Building] {
-        let r = try PreparedGeometry(try Geometry.rectangle(context, box))
+        let r = try PreparedGeometry(try region(box))
         return try buildings(matching: box, limit: limit) { g throws(GEOSError) in try r.intersects(g) }
     }
 
@@ -59,7 +59,7 @@ public final class FeatureIndex {
 
     /// Segments whose line intersects the box, by id.
     public func segments(in box: BBox, limit: Int? = nil) throws(GEOSError) -> [Segment] {
-        let r = try PreparedGeometry(try Geometry.rectangle(context, box))
+        let r = try PreparedGeometry(try region(box))
         var found: [Segment] = []
         for i in try segmentTree.query(box) where try r.intersects(try line(i)) { found.append(segments[i]) }
         return Self.sortedByID(found, limit: limit)
@@ -80,6 +80,15 @@ public final class FeatureIndex {
     public func buildings(intersecting territory: Geometry) throws(GEOSError) -> [Building] {
         let t = try PreparedGeometry(territory)
         return try buildings(matching: territory.envelope(), limit: nil) { g throws(GEOSError) in try t.intersects(g) }
+    }
+
+    /// The box as a geometry: a rectangle, or a line or point when it has no width or height
+    /// (GEOS would make a zero-area polygon, which intersects nothing).
+    public func region(_ box: BBox) throws(GEOSError) -> Geometry {
+        let sw = Coord(box.minX, box.minY), ne = Coord(box.maxX, box.maxY)
+        if sw == ne { return try Geometry.point(context, sw) }
+        if box.minX == box.maxX || box.minY == box.maxY { return try Geometry.lineString(context, [sw, ne]) }
+        return try Geometry.rectangle(context, box)
     }
 
     /// The footprint of building `i` in degrees, repaired when invalid.
