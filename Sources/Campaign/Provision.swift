@@ -20,18 +20,6 @@ public struct SourceFile: Sendable, Equatable {
     }
 }
 
-/// An address's orientation toward its road (from the orientation step).
-public struct AddressOrientation: Sendable, Equatable {
-    public var segmentID: String
-    /// Degrees clockwise from true north in [0, 180).
-    public var roadBearing: Double
-    /// Degrees clockwise from true north in [0, 360): the way the house faces.
-    public var houseBearing: Double
-    public init(segmentID: String, roadBearing: Double, houseBearing: Double) {
-        self.segmentID = segmentID; self.roadBearing = roadBearing; self.houseBearing = houseBearing
-    }
-}
-
 /// Everything a provision writes: the features, their links and orientation, and the record.
 public struct ProvisionInput: Sendable {
     public var name: String
@@ -40,15 +28,15 @@ public struct ProvisionInput: Sendable {
     public var addresses: [Address]
     public var segments: [Segment]
     public var links: LinkResult
-    /// By address id; addresses without an entry are not oriented.
-    public var orientations: [String: AddressOrientation]
+    /// The road each address faces, by address id; addresses without an entry are not oriented.
+    public var orientations: [String: Orientation]
     public var sources: [SourceFile]
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
     public var settings: String
 
     public init(name: String, type: String, buildings: [Building], addresses: [Address], segments: [Segment],
-                links: LinkResult, orientations: [String: AddressOrientation] = [:], sources: [SourceFile],
+                links: LinkResult, orientations: [String: Orientation] = [:], sources: [SourceFile],
                 bbox: BBox?, settings: String) {
         self.name = name; self.type = type; self.buildings = buildings; self.addresses = addresses
         self.segments = segments; self.links = links; self.orientations = orientations; self.sources = sources

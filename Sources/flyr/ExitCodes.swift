@@ -34,6 +34,7 @@ func reportAndExit(_ error: Error) -> Never {
         message = e.description
         code = (e.kind == .fileNotFound || e.kind == .unreadable) ? Exit.noInput : Exit.dataError
     case let e as BBoxError: (message, code) = (e.description, Exit.usage)
+    case let e as SelectionError: (message, code) = (e.description, e.isUsage ? Exit.usage : Exit.dataError)
     case let e as CLIError: (message, code) = (e.message, e.code)
     case let e as ExitCode: exit(e.rawValue)
     case let e as GEOSError: (message, code) = (e.description, Exit.software)

@@ -10,7 +10,8 @@ struct InputOptions: ParsableArguments {
     var addresses: [String] = []
     @Option(name: .long, help: ArgumentHelp("Road segments extract; repeatable.", valueName: "file"))
     var segments: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Keep features whose bbox intersects W,S,E,N (degrees).", valueName: "W,S,E,N"))
+    /// Unconditional parsing: a west longitude such as -73.75 is a value, not an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Keep features whose bbox intersects W,S,E,N (degrees).", valueName: "W,S,E,N"))
     var bbox: String?
 
     func validate() throws {

@@ -62,12 +62,19 @@ struct ProvisionCommand: ParsableCommand {
         if links.repairedFootprints > 0 {
             Log.warning("\(links.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }
+        Log.info("flyr provision: orienting")
+        var orientations: [String: Orientation] = [:]
+        for row in try Orienter.orientAddresses(
+            buildings: loaded.buildings.features, addresses: loaded.addresses.features,
+            segments: loaded.segments.features, links: links) {
+            if let o = row.orientation { orientations[row.addressID] = o }
+        }
         let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
             + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
             + input.segments.map { SourceFile(layer: "segments", path: $0) }
         let provisionInput = ProvisionInput(
             name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
-            segments: loaded.segments.features, links: links, sources: sources, bbox: input.loadOptions.bbox,
+            segments: loaded.segments.features, links: links, orientations: orientations, sources: sources, bbox: input.loadOptions.bbox,
             settings: "buffer=\(buffer);radius=\(radius)")
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
         let secs = LinkTable.format(seconds(since: start), 2)

@@ -1,0 +1,233 @@
+import Foundation
+
+/// How bearings are measured against true north.
+public enum BearingMethod: String, Sendable, CaseIterable {
+    /// Geodesic azimuths on WGS84 (PROJ's geodesic routines) between lon/lat points.
+    case geodesic
+    /// Grid azimuths in the local transverse Mercator, corrected for meridian convergence.
+    case projected
+}
+
+public struct OrientationOptions: Sendable {
+    /// Road classes a house may face by default (service, footway, motorway and links are not).
+    public static let defaultRoadClasses: Set<String> = [
+        "primary", "secondary", "tertiary", "residential", "living_street", "unclassified",
+    ]
+    /// Segment `class` values eligible as the facing road. A segment without a class never is.
+    public var roadClasses = OrientationOptions.defaultRoadClasses
+    /// The facing road lies within this many metres of the footprint.
+    public var radiusMeters = 100.0
+    public var method = BearingMethod.geodesic
+    public init() {}
+}
+
+/// The road a house faces, and which way.
+public struct Orientation: Sendable, Equatable {
+    public var segmentID: String
+    /// Metres from the footprint to the road (0 when they touch).
+    public var distance: Double
+    /// Axis of the road's sub-segment at the closest point: degrees clockwise from true north,
+    /// in [0, 180). Nil when the whole road has no length.
+    public var roadBearing: Double?
+    /// From the footprint's centre (centroid, or a point on its surface when the centroid
+    /// falls outside) to the closest point of the road: degrees clockwise from true north in
+    /// [0, 360). Nil when the centre lies on the road.
+    public var houseBearing: Double?
+}
+
+/// One address's row of `flyr orient`. Not oriented (nil) when no eligible road lies within
+/// the radius; bearings are then absent, never 0.
+public struct AddressOrientation: Sendable, Equatable {
+    public var addressID: String
+    /// The building the linker chose; nil when it linked none (the point stands in for it).
+    public var buildingID: String?
+    public var orientation: Orientation?
+    public var isOriented: Bool { orientation != nil }
+}
+
+public struct BuildingOrientation: Sendable, Equatable {
+    public var buildingID: String
+    public var orientation: Orientation?
+    public var isOriented: Bool { orientation != nil }
+}
+
+/// Finds the facing road of footprints and points: the nearest eligible segment within the
+/// radius, preferring one whose normalised name equals the given street. Distances in metres
+/// in a transverse Mercator around `origin`; one GEOS context, an STRtree over the segments.
+/// Confine it to one task.
+public final class Orienter {
+    public let options: OrientationOptions
+    let context = GEOSContext()
+    let projection: Projection
+    /// Eligible segments only, with their projected lines.
+    let segments: [Segment]
+    private var lines: [[Coord]] = []
+    private var lineGeoms: [Geometry] = []
+    private var keys: [String?] = []
+    private let index: SpatialIndex
+
+    public init(segments all: [Segment], origin: Coord, options: OrientationOptions = .init()) throws {
+        self.options = options
+        projection = try Projection.localMetric(around: origin)
+        segments = all.filter { s in s.segmentClass.map(options.roadClasses.contains) ?? false }
+        index = try SpatialIndex(context)
+        var flat = segments.flatMap(\.line)
+        try projection.forward(&flat)
+        var k = 0
+        for (i, s) in segments.enumerated() {
+            let l = Array(flat[k..<(k + s.line.count)]); k += s.line.count
+            lines.append(l)
+            lineGeoms.append(l.count == 1 ? try Geometry.point(context, l[0]) : try Geometry.lineString(context, l))
+            keys.append(StreetName.normalize(s.name))
+            try index.insert(i, BBox(covering: l))
+        }
+    }
+
+    /// The orientation of a footprint given in degrees; `street` (as written on the address)
+    /// prefers a road of that name. Nil when no eligible road lies within the radius, or the
+    /// footprint is empty after repair.
+    public func orient(footprint parts: [PolygonCoords], street: String? = nil) throws -> Orientation? {
+        guard case let (g, centre)? = try projectedFootprint(parts) else { return nil }
+        return try orient(g, centre: centre, street: StreetName.normalize(street))
+    }
+
+    /// The orientation of a point (degrees) standing for a house.
+    public func orient(point: Coord, street: String? = nil) throws -> Orientation? {
+        let p = try projection.forward(point)
+        return try orient(try Geometry.point(context, p), centre: p, street: StreetName.normalize(street))
+    }
+
+    /// The footprint in metres (repaired when invalid) and its centre; nil when empty.
+    func projectedFootprint(_ parts: [PolygonCoords]) throws -> (Geometry, Coord)? {
+        var flat = parts.flatMap { $0.rings.flatMap { $0 } }
+        guard !flat.isEmpty else { return nil }
+        try projection.forward(&flat)
+        var k = 0
+        let projected = parts.map { p in
+            PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
+        }
+        var g = try Geometry.polygon(context, projected)
+        if !g.isValid { g = try g.makeValid().polygonalPart() }
+        guard !g.isEmpty else { return nil }
+        let c = try g.centroid()
+        let centre = try g.covers(c) ? c.pointCoord() : g.pointOnSurface().pointCoord()
+        return (g, centre)
+    }
+
+    /// Core: `g` and `centre` in metres, `key` a normalised street name.
+    func orient(_ g: Geometry, centre: Coord, street key: String?) throws -> Orientation? {
+        let r = options.radiusMeters
+        var any: (Int, Double)? = nil, named: (Int, Double)? = nil
+        func better(_ s: Int, _ d: Double, than cur: (Int, Double)?) -> Bool {
+            guard let cur else { return true }
+            return d != cur.1 ? d < cur.1 : segments[s].id < segments[cur.0].id
+        }
+        for s in try index.query(g.envelope().expanded(by: r)) {
+            let d = try g.distance(to: lineGeoms[s])
+            guard d <= r else { continue }
+            if better(s, d, than: any) { any = (s, d) }
+            if let key, keys[s] == key, better(s, d, than: named) { named = (s, d) }
+        }
+        guard case let (s, d)? = named ?? any, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
+        let q = closest.point
+        let bearings: (road: Double?, house: Double?)
+        switch options.method {
+        case .projected: bearings = try projectedBearings(s, sub: closest.segment, q: q, centre: centre)
+        case .geodesic: bearings = try geodesicBearings(s, sub: closest.segment, q: q, centre: centre)
+        }
+        return Orientation(segmentID: segments[s].id, distance: d, roadBearing: bearings.road, houseBearing: bearings.house)
+    }
+
+    /// The sub-segment of a line nearest to index `i` that has a length (itself first); nil
+    /// when every vertex is the same point.
+    static func tangentSegment(_ line: [Coord], near i: Int) -> Int? {
+        guard line.count > 1 else { return nil }
+        let n = line.count - 1
+        for step in 0..<n {
+            for j in [i + step, i - step] where j >= 0 && j < n && line[j] != line[j + 1] { return j }
+        }
+        return nil
+    }
+
+    private func projectedBearings(_ s: Int, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
+        var road: Double? = nil
+        if let j = Orienter.tangentSegment(lines[s], near: i),
+           let g = Bearing.grid(from: lines[s][j], to: lines[s][j + 1]) {
+            road = Bearing.axial(g - (try projection.convergence(at: try projection.inverse(q))))
+        }
+        let house = try projection.trueBearing(from: centre, to: q)
+        return (road, house)
+    }
+
+    private func geodesicBearings(_ s: Int, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
+        var pair = [q, centre]
+        try projection.inverse(&pair)
+        let (qd, cd) = (pair[0], pair[1])
+        var road: Double? = nil
+        if let j = Orienter.tangentSegment(lines[s], near: i) {
+            // Azimuth at q toward the farther end of its sub-segment; the axis is the same either way.
+            let l = lines[s], line = segments[s].line
+            let far = Planar.length(Planar.sub(l[j], q)) > Planar.length(Planar.sub(l[j + 1], q)) ? line[j] : line[j + 1]
+            road = Bearing.geodesic(from: qd, to: far).flatMap(Bearing.axial)
+        }
+        let house = centre == q ? nil : Bearing.geodesic(from: cd, to: qd)
+        return (road, house)
+    }
+}
+
+extension Orienter {
+    /// Links the addresses (the Stable Linker), then orients each from its building's
+    /// footprint, preferring a road named like its street; an address linked to no building
+    /// is oriented from its own point. One row per address, sorted by address id.
+    public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
+                                       options: OrientationOptions = .init(),
+                                       linker: LinkerOptions = .init()) throws -> [AddressOrientation] {
+        let links = try Linker(options: linker).link(buildings: buildings, addresses: addresses, segments: segments)
+        return try orientAddresses(buildings: buildings, addresses: addresses, segments: segments, links: links, options: options)
+    }
+
+    /// Orients each address from the building `links` gives it (see above), without linking again.
+    public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
+                                       links: LinkResult, options: OrientationOptions = .init()) throws -> [AddressOrientation] {
+        let orienter = try Orienter(segments: segments, origin: origin(buildings, addresses), options: options)
+        var byID: [String: Int] = [:]
+        for (i, b) in buildings.enumerated() { byID[b.id] = i }
+        var footprints: [Int: (Geometry, Coord)?] = [:]
+        var linked: [String: String] = [:]
+        for l in links.links { if let b = l.buildingID { linked[l.addressID] = b } }
+        var rows: [AddressOrientation] = []
+        rows.reserveCapacity(addresses.count)
+        for a in addresses {
+            let key = StreetName.normalize(a.street)
+            var o: Orientation? = nil
+            if let bid = linked[a.id], let b = byID[bid] {
+                let fp: (Geometry, Coord)?
+                if let cached = footprints[b] { fp = cached } else {
+                    fp = try orienter.projectedFootprint(buildings[b].polygons)
+                    footprints[b] = .some(fp)
+                }
+                if case let (g, c)? = fp { o = try orienter.orient(g, centre: c, street: key) }
+            } else {
+                o = try orienter.orient(point: a.point, street: a.street)
+            }
+            rows.append(AddressOrientation(addressID: a.id, buildingID: linked[a.id], orientation: o))
+        }
+        return rows.sorted { $0.addressID < $1.addressID }
+    }
+
+    /// Each building's facing road (no street preference), sorted by building id.
+    public static func orientBuildings(_ buildings: [Building], segments: [Segment],
+                                       options: OrientationOptions = .init()) throws -> [BuildingOrientation] {
+        let orienter = try Orienter(segments: segments, origin: origin(buildings, []), options: options)
+        return try buildings.map { b in
+            BuildingOrientation(buildingID: b.id, orientation: try orienter.orient(footprint: b.polygons))
+        }.sorted { $0.buildingID < $1.buildingID }
+    }
+
+    /// The centre of the buildings' and addresses' extent (0, 0 when both are empty).
+    static func origin(_ buildings: [Building], _ addresses: [Address]) -> Coord {
+        var e = BBox.extent(of: addresses)
+        for b in buildings { e.expand(b.bbox) }
+        return e.center ?? Coord(0, 0)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import Geo
+
+/// A 10 m square house centred on the scene's origin.
+private let house = "POLYGON((-5 -5,5 -5,5 5,-5 5,-5 -5))"
+
+extension Scene {
+    func orientBuildings(_ method: BearingMethod = .geodesic, classes: Set<String>? = nil) throws -> [String: BuildingOrientation] {
+        var o = OrientationOptions()
+        o.method = method
+        if let classes { o.roadClasses = classes }
+        let rows = try Orienter.orientBuildings(buildings, segments: segments, options: o)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.buildingID, $0) })
+    }
+}
+
+/// Degrees apart, as directions (360) or as axes (180).
+private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: Double = 0.01) -> Bool {
+    guard let a else { return false }
+    return Bearing.difference(a, b, period: period) <= tol
+}
+
+@Suite struct BearingTests {
+    @Test(arguments: BearingMethod.allCases)
+    func roadDueEastOfTheHouse(method: BearingMethod) throws {
+        var s = Scene()
+        s.building("h", house)
+        s.road("r", "LINESTRING(30 -50,30 50)", name: "Main Street")
+        let o = try #require(try s.orientBuildings(method)["h"]?.orientation)
+        #expect(o.segmentID == "r")
+        #expect(abs(o.distance - 25) < 0.01)
+        #expect(near(o.houseBearing, 90))
+        #expect(near(o.roadBearing, 0, period: 180))
+        #expect(o.roadBearing.map { (0..<180).contains($0) } == true)
+    }
+
+    @Test(arguments: BearingMethod.allCases)
+    func reversedDigitisationGivesTheSameRoadBearing(method: BearingMethod) throws {
+        var a = Scene(), b = Scene()
+        a.building("h", house); b.building("h", house)
+        a.road("r", "LINESTRING(-40 10,0 20,40 30)", name: nil)
+        b.road("r", "LINESTRING(40 30,0 20,-40 10)", name: nil)
+        let oa = try #require(try a.orientBuildings(method)["h"]?.orientation)
+        let ob = try #require(try b.orientBuildings(method)["h"]?.orientation)
+        #expect(try #require(oa.roadBearing) == #require(ob.roadBearing))
+        #expect(oa.houseBearing == ob.houseBearing)
+        // The road runs at atan2(80, 20) = 75.96°; its point nearest the centre is (-4.706, 18.824).
+        #expect(near(oa.roadBearing, 75.964, period: 180))
+        #expect(near(oa.houseBearing, 345.964))
+    }
+
+    @Test(arguments: BearingMethod.allCases)
+    func diagonalRoad(method: BearingMethod) throws {
+        var s = Scene()
+        s.building("h", house)
+        s.road("r", "LINESTRING(0 40,40 0)", name: nil)   // runs south-east; nearest point (20, 20)
+        let o = try #require(try s.orientBuildings(method)["h"]?.orientation)
+        #expect(near(o.roadBearing, 135, period: 180))
+        #expect(near(o.houseBearing, 45))
+    }
+
+    @Test func noRoadWithin100MetresIsNotOriented() throws {
+        var s = Scene()
+        s.building("h", house)
+        s.road("far", "LINESTRING(120 -50,120 50)", name: "Main Street")
+        s.road("alley", "LINESTRING(10 -50,10 50)", name: nil, class: "service")
+        let r = try #require(try s.orientBuildings()["h"])
+        #expect(!r.isOriented && r.orientation == nil)
+        // The service alley counts once its class is allowed.
+        let o = try #require(try s.orientBuildings(classes: ["service"])["h"]?.orientation)
+        #expect(o.segmentID == "alley")
+    }
+
+    @Test func theAddressStreetIsPreferredWithinTheRadius() throws {
+        var s = Scene()
+        s.building("h", house)
+        s.road("side", "LINESTRING(15 -50,15 50)", name: "Side Street")
+        s.road("main", "LINESTRING(-50 -40,50 -40)", name: "Main Street")
+        s.address("a", 0, -6, street: "MAIN ST")
+        s.address("b", 0, -6.5, number: "3", street: "Nowhere Road")
+        let rows = try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments)
+        #expect(rows.map(\.addressID) == ["a", "b"])
+        #expect(rows[0].buildingID == "h" && rows[0].orientation?.segmentID == "main")
+        #expect(near(rows[0].orientation?.houseBearing, 180))
+        #expect(rows[1].orientation?.segmentID == "side")
+    }
+
+    @Test func anUnlinkedAddressIsOrientedFromItsPoint() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 -20,50 -20)", name: "Main Street")
+        s.address("a", 0, 0)
+        let row = try #require(try Orienter.orientAddresses(buildings: [], addresses: s.addresses, segments: s.segments).first)
+        #expect(row.buildingID == nil && row.isOriented)
+        #expect(near(row.orientation?.houseBearing, 180))
+    }
+
+    @Test func degenerateSubSegmentsAreSkipped() {
+        let line = [Coord(0, 0), Coord(0, 0), Coord(1, 0), Coord(1, 0)]
+        #expect(Orienter.tangentSegment(line, near: 0) == 1)
+        #expect(Orienter.tangentSegment(line, near: 2) == 1)
+        #expect(Orienter.tangentSegment([Coord(1, 1), Coord(1, 1)], near: 0) == nil)
+    }
+
+    @Test func orientationTableLeavesBearingsEmptyWhenNotOriented() {
+        let rows = [
+            AddressOrientation(addressID: "a", buildingID: "b",
+                               orientation: Orientation(segmentID: "s", distance: 3, roadBearing: 179.999, houseBearing: 359.996)),
+            AddressOrientation(addressID: "c", buildingID: nil, orientation: nil),
+        ]
+        #expect(OrientationTable.csv(rows) == OrientationTable.csvHeader + "\na,b,s,0.00,0.00,true\nc,,,,,false\n")
+        #expect(OrientationTable.geojson(rows, addresses: []).contains(#""road_bearing":null,"house_bearing":null,"is_oriented":false"#))
+    }
+
+    @Test func sampleAddressesAreOrientedInIdOrder() throws {
+        let s = Sample.shared
+        let rows = try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments)
+        #expect(rows.map(\.addressID) == s.addresses.map(\.id).sorted())
+        #expect(rows.filter(\.isOriented).count > rows.count * 9 / 10)
+        for r in rows {
+            if let o = r.orientation {
+                #expect(o.distance <= 100)
+                if let h = o.houseBearing { #expect((0..<360).contains(h)) }
+                if let b = o.roadBearing { #expect((0..<180).contains(b)) }
+            }
+        }
+    }
+
+    @Test func bearingArithmetic() {
+        #expect(Bearing.normalized(-90) == 270 && Bearing.normalized(720) == 0 && Bearing.normalized(.nan) == nil)
+        #expect(Bearing.axial(270) == 90 && Bearing.axial(180) == 0 && Bearing.axial(-1) == 179)
+        #expect(Bearing.difference(359, 1) == 2 && Bearing.difference(179, 1, period: 180) == 2)
+        #expect(Bearing.grid(from: Coord(0, 0), to: Coord(0, 0)) == nil)
+        #expect(Bearing.geodesic(from: Coord(1, 1), to: Coord(1, 1)) == nil)
+    }
+
+    @Test func convergenceCorrectsGridNorth() throws {
+        let p = try Projection.localMetric(around: Coord(0, 45))
+        // One degree east of the central meridian at 45° N: |γ| ≈ Δλ·sin φ ≈ 0.707°.
+        #expect(abs(abs(try p.convergence(at: Coord(1, 45))) - 0.7071) < 0.001)
+        #expect(abs(try p.convergence(at: Coord(0, 45))) < 1e-6)
+        // A meridian there is true north once corrected, though not grid north.
+        let a = try p.forward(Coord(1, 45)), b = try p.forward(Coord(1, 45.01))
+        #expect(near(try p.trueBearing(from: a, to: b), 0, within: 0.001))
+        #expect(!near(Bearing.grid(from: a, to: b), 0, within: 0.5))
+    }
+
+    /// On real data the two methods should agree: the projected one only approximates a
+    /// geodesic by a straight grid line, which over < 100 m is far below 0.5°.
+    @Test func projectedAndGeodesicBearingsAgreeOnQueensVillage() throws {
+        guard let b = sharedDataFile("queens-village-ny/buildings.geojson"),
+              let s = sharedDataFile("queens-village-ny/segments.geojson") else { return }
+        let buildings = try loadBuildings([b]).features, segments = try loadSegments([s]).features
+        var geo = OrientationOptions(), grid = OrientationOptions()
+        geo.method = .geodesic; grid.method = .projected
+        let g = try Orienter.orientBuildings(buildings, segments: segments, options: geo)
+        let p = try Orienter.orientBuildings(buildings, segments: segments, options: grid)
+        var houses = 0, agree = 0, worst = 0.0
+        for (x, y) in zip(g, p) {
+            guard let ox = x.orientation, let oy = y.orientation else { #expect(x.isOriented == y.isOriented); continue }
+            #expect(ox.segmentID == oy.segmentID)
+            guard let hx = ox.houseBearing, let hy = oy.houseBearing, let rx = ox.roadBearing, let ry = oy.roadBearing else { continue }
+            houses += 1
+            let d = max(Bearing.difference(hx, hy), Bearing.difference(rx, ry, period: 180))
+            worst = max(worst, d)
+            if d <= 0.5 { agree += 1 }
+        }
+        let share = Double(agree) / Double(max(houses, 1))
+        print("bearings: \(agree)/\(houses) oriented houses agree within 0.5° (\(LinkTable.format(share * 100, 2))%), worst \(LinkTable.format(worst * 3600, 3))″ (\(String(format: "%.2e", worst))°); \(buildings.count - houses) of \(buildings.count) not oriented")
+        #expect(houses > buildings.count / 2)
+        #expect(share >= 0.99)
+    }
+}
