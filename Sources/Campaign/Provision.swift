@@ -43,10 +43,17 @@ public struct ProvisionInput: Sendable {
         self.bbox = bbox; self.settings = settings
     }
 
-    /// SHA-256 over the name, type, settings and each source's layer and hash; nil when a
-    /// source has no hash (stdin), so such a provision is never taken as unchanged.
     public var fingerprint: String? {
-        var text = "name=\(name)\ntype=\(type)\nsettings=\(settings)\nbbox=\(bbox.map { "\($0.minX),\($0.minY),\($0.maxX),\($0.maxY)" } ?? "")\n"
+        ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: bbox, sources: sources)
+    }
+
+    /// Bumped whenever flyr writes a campaign differently, so old campaigns re-provision.
+    public static let engineVersion = "flyr-provision-2"
+
+    /// SHA-256 over the engine version, name, type, settings, bbox and each source's layer and
+    /// hash; nil when a source has no hash (stdin), so such a provision is never taken as unchanged.
+    public static func fingerprint(name: String, type: String, settings: String, bbox: BBox?, sources: [SourceFile]) -> String? {
+        var text = "engine=\(engineVersion)\nname=\(name)\ntype=\(type)\nsettings=\(settings)\nbbox=\(bbox.map { "\($0.minX),\($0.minY),\($0.maxX),\($0.maxY)" } ?? "")\n"
         for s in sources.sorted(by: { ($0.layer, $0.path) < ($1.layer, $1.path) }) {
             guard let h = s.sha256 else { return nil }
             text += "\(s.layer)=\(h)\n"
@@ -123,6 +130,17 @@ public enum Provisioner {
     }
 
     struct Existing { var id: String; var fingerprint: String?; var provisionStatus: String }
+
+    /// The summary of the campaign in `path` when it was provisioned from exactly these
+    /// inputs (and is ready); nil otherwise. Lets a caller skip reading and linking.
+    public static func unchangedCampaign(at path: String, fingerprint: String?) throws -> ProvisionSummary? {
+        guard let fingerprint, FileManager.default.fileExists(atPath: path),
+              let existing = try existingCampaign(path), existing.fingerprint == fingerprint,
+              existing.provisionStatus == "ready" else { return nil }
+        let db = try GeoPackage.open(path, readOnly: true)
+        defer { try? db.close() }
+        return try db.read { db in try summary(db, campaignID: existing.id, unchanged: true) }
+    }
 
     /// The campaign record of a flyr GeoPackage, or nil when the file is not one.
     static func existingCampaign(_ path: String) throws -> Existing? {

@@ -66,8 +66,8 @@ public struct TruthTable: Sendable {
 }
 
 /// Minimal RFC 4180 field splitting for one line.
-enum CSV {
-    static func fields<S: StringProtocol>(_ line: S) -> [String] {
+public enum CSV {
+    public static func fields<S: StringProtocol>(_ line: S) -> [String] {
         var out: [String] = [], cur = "", quoted = false, i = line.startIndex
         while i < line.endIndex {
             let c = line[i]

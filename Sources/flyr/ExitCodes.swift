@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Campaign
 import Geo
 
 /// flyr's exit codes (sysexits.h where one fits). Documented in the README.
@@ -37,6 +38,11 @@ func reportAndExit(_ error: Error) -> Never {
     case let e as SelectionError: (message, code) = (e.description, e.isUsage ? Exit.usage : Exit.dataError)
     case let e as CLIError: (message, code) = (e.message, e.code)
     case let e as ExitCode: exit(e.rawValue)
+    case let e as GeoPackageError:
+        switch e {
+        case .notAGeoPackage, .notACampaign, .olderSchema: (message, code) = (e.description, Exit.noInput)
+        default: (message, code) = (e.description, Exit.dataError)
+        }
     case let e as GEOSError: (message, code) = (e.description, Exit.software)
     case let e as ProjError: (message, code) = (e.description, Exit.software)
     default: (message, code) = ("\(error)", Exit.software)

@@ -51,6 +51,15 @@ struct ProvisionCommand: ParsableCommand {
     private func execute() throws {
         try checkOutput(output, force: force)
         let start = ContinuousClock.now
+        let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
+            + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
+            + input.segments.map { SourceFile(layer: "segments", path: $0) }
+        let settings = "buffer=\(buffer);radius=\(radius)"
+        let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox, sources: sources)
+        if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
+            report(same, seconds: seconds(since: start))
+            return
+        }
         Log.info("flyr provision: reading")
         let loaded = try LoadedInputs.load(input)
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
@@ -69,15 +78,16 @@ struct ProvisionCommand: ParsableCommand {
             segments: loaded.segments.features, links: links) {
             if let o = row.orientation { orientations[row.addressID] = o }
         }
-        let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
-            + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
-            + input.segments.map { SourceFile(layer: "segments", path: $0) }
         let provisionInput = ProvisionInput(
             name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
             segments: loaded.segments.features, links: links, orientations: orientations, sources: sources, bbox: input.loadOptions.bbox,
-            settings: "buffer=\(buffer);radius=\(radius)")
+            settings: settings)
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
-        let secs = LinkTable.format(seconds(since: start), 2)
+        report(summary, seconds: seconds(since: start))
+    }
+
+    private func report(_ summary: ProvisionSummary, seconds: Double) {
+        let secs = LinkTable.format(seconds, 2)
         if json {
             print("{\"campaign_id\":\(LinkTable.jsonString(summary.campaignID)),\"unchanged\":\(summary.unchanged),"
                   + "\"addresses_saved\":\(summary.addressesSaved),\"buildings_saved\":\(summary.buildingsSaved),"

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Campaign
+import Foundation
+
+struct ScansCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scans", abstract: "QR scan events.", subcommands: [Ingest.self])
+
+    struct Ingest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ingest",
+            abstract: "Ingest scan events (JSON Lines or CSV) into a campaign, once each.",
+            discussion: """
+            Each event has event_id, one of gers_id, address_id or qr_slug, scanned_at (ISO 8601) \
+            and optionally user_agent. Prints one JSON result per event on stdout (success, \
+            duplicate, skipped_bot or failed with its errors) and a summary on stderr. Exit 0 even \
+            when some events failed: their results say why; the good ones are kept.
+            """)
+
+        @OptionGroup var file: CampaignFile
+        @Argument(help: ArgumentHelp("Events file ('-' for stdin).", valueName: "events"))
+        var events: String
+
+        func run() throws {
+            do {
+                let data: Data
+                if events == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else {
+                    guard let d = FileManager.default.contents(atPath: events) else {
+                        throw CLIError(message: "\(events): no such file or not readable", code: Exit.noInput)
+                    }
+                    data = d
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw CLIError(message: "\(events): not UTF-8 text", code: Exit.dataError)
+                }
+                let store = try file.open()
+                let results = try store.ingest(ScanParser.parse(text))
+                try store.close()
+                var out = ""
+                for r in results { out += r.json + "\n" }
+                FileHandle.standardOutput.write(Data(out.utf8))
+                var counts: [ScanResult.Outcome: Int] = [:]
+                for r in results { counts[r.outcome, default: 0] += 1 }
+                Log.info("scans: \(results.count) events: success \(counts[.success] ?? 0), duplicate \(counts[.duplicate] ?? 0), "
+                         + "skipped_bot \(counts[.skippedBot] ?? 0), failed \(counts[.failed] ?? 0)")
+            } catch { reportAndExit(error) }
+        }
+    }
+}
