@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "Render", targets: ["Render"]),
         .executable(name: "flyr", targets: ["flyr"]),
     ],
     dependencies: [
@@ -16,13 +17,16 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
+        .target(name: "Render", dependencies: ["Geo", "CCairo"]),
         .executableTarget(
             name: "flyr",
             dependencies: [
                 "Geo",
+                "Render",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "FlyrTests", dependencies: ["Geo"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"]),
     ]
 )
