@@ -48,11 +48,12 @@ public struct MapData: Sendable, Equatable {
         self.buildings = buildings; self.roads = roads; self.title = title; self.attribution = attribution
     }
 
-    /// Bounding box of every building and road, in degrees; empty when there is nothing.
+    /// Bounding box of the buildings in degrees (of the roads when there are no buildings:
+    /// road segments run on far past the campaign); empty when there is nothing.
     public var extent: BBox {
         var b = BBox.empty
         for building in buildings { for p in building.polygons { for c in p.rings.first ?? [] { b.expand(c) } } }
-        for r in roads { for c in r.line { b.expand(c) } }
+        if b.isEmpty { for r in roads { for c in r.line { b.expand(c) } } }
         return b
     }
 }
