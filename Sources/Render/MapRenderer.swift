@@ -62,7 +62,7 @@ public struct MapRenderer: Sendable {
         var labelsPlaced = 0
         do {
             let ctx = try CairoContext(surface)
-            cairo_scale(ctx.cr, ppp, ppp)
+            if format != .png { cairo_scale(ctx.cr, ppp, ppp) }
             var painter = Painter(ctx: ctx, style: style, view: view)
             try painter.draw(map: map, layout: layout)
             labelsPlaced = painter.labelsPlaced
