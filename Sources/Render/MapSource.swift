@@ -119,6 +119,7 @@ public struct StatusTable: Sendable {
     public struct Entry: Sendable, Equatable {
         public var status: String?
         public var scansTotal: Int
+        public init(status: String?, scansTotal: Int) { self.status = status; self.scansTotal = scansTotal }
     }
     public var entries: [String: Entry]
 
@@ -133,8 +134,8 @@ public struct StatusTable: Sendable {
     public static func parse(_ text: String, file: String) throws(InputError) -> StatusTable {
         var entries: [String: Entry] = [:]
         var columns: [String: Int] = [:]
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        // "\r\n" is one Character in Swift, and a newline.
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             if columns.isEmpty {
