@@ -27,6 +27,6 @@ let package = Package(
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "FlyrTests", dependencies: ["Geo"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"], exclude: ["Golden"]),
     ]
 )
