@@ -104,6 +104,15 @@ final class CairoContext {
         self.cr = cairo_create(surface.handle)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { cairo_destroy(cr); throw RenderError("create context", status) }
+        // The same text rendering on every surface and in every process: unhinted outlines,
+        // unhinted metrics, grey anti-aliasing (fontconfig's defaults and Cairo's per-surface
+        // defaults otherwise differ, and labels would move between PNG and PDF).
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(cr, options)
     }
 
     deinit { cairo_destroy(cr) }

@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
     var title: String?
     @Flag(name: .long, help: "Replace the output file if it exists.")
     var force = false
-    @Flag(name: .long, help: "Print seconds per phase (read, project, draw, encode, write) to stderr.")
+    @Flag(name: .long, help: "Print seconds per phase (load = read + link, project, draw, encode, write) to stderr.")
     var timings = false
 
     func validate() throws {
@@ -130,7 +130,7 @@ struct RenderCommand: ParsableCommand {
                  + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " "))
         if timings {
             let t = result.timings
-            let phases = [("read", readTime), ("project", t.project), ("draw", t.draw), ("encode", t.encode), ("write", writeTime)]
+            let phases = [("load", readTime), ("project", t.project), ("draw", t.draw), ("encode", t.encode), ("write", writeTime)]
             Log.info("  time: " + phases.map { "\($0.0) \(LinkTable.format($0.1, 3)) s" }.joined(separator: ", "))
         }
     }
