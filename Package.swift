@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "Render", targets: ["Render"]),
         .library(name: "Campaign", targets: ["Campaign"]),
         .executable(name: "flyr", targets: ["flyr"]),
     ],
@@ -18,14 +19,16 @@ let package = Package(
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
+        .target(name: "Render", dependencies: ["Geo", "CCairo"]),
         .target(name: "Campaign", dependencies: ["Geo", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "flyr",
             dependencies: [
-                "Geo", "Campaign",
+                "Geo", "Render", "Campaign",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"], exclude: ["Golden"]),
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
         .testTarget(name: "FlyrTests", dependencies: ["flyr"]),
     ]

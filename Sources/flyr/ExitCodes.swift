@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Campaign
 import Geo
+import Render
 
 /// flyr's exit codes (sysexits.h where one fits). Documented in the README.
 enum Exit {
@@ -10,11 +11,11 @@ enum Exit {
     static let belowAccuracy: Int32 = 1
     /// Bad command line (ArgumentParser's validation errors use it too).
     static let usage: Int32 = 64
-    /// Bad input data: invalid JSON, wrong geometry, bad coordinates, conflicting ids…
+    /// Bad input data: invalid JSON, wrong geometry, bad coordinates, conflicting ids, a bad style file…
     static let dataError: Int32 = 65
     /// An input file does not exist or cannot be read.
     static let noInput: Int32 = 66
-    /// A library failure (GEOS, PROJ) or a bug.
+    /// A library failure (GEOS, PROJ, Cairo) or a bug.
     static let software: Int32 = 70
     /// The output exists (use --force) or cannot be written.
     static let cantCreate: Int32 = 73
@@ -45,6 +46,9 @@ func reportAndExit(_ error: Error) -> Never {
         }
     case let e as GEOSError: (message, code) = (e.description, Exit.software)
     case let e as ProjError: (message, code) = (e.description, Exit.software)
+    case let e as StyleError: (message, code) = (e.description, Exit.dataError)
+    case let e as ViewError: (message, code) = (e.description, Exit.dataError)
+    case let e as RenderError: (message, code) = (e.description, Exit.software)
     default: (message, code) = ("\(error)", Exit.software)
     }
     Log.error(message)

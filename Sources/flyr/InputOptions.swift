@@ -35,11 +35,16 @@ func checkOutput(_ path: String?, force: Bool) throws {
 
 /// Writes text atomically (a temporary file renamed over the target), or to stdout for nil/'-'.
 func writeOutput(_ text: String, to path: String?) throws {
+    try writeOutput(Data(text.utf8), to: path)
+}
+
+/// Writes bytes atomically (a temporary file renamed over the target), or to stdout for nil/'-'.
+func writeOutput(_ data: Data, to path: String?) throws {
     guard let path, path != "-" else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(data)
         return
     }
-    do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+    do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
         throw CLIError(message: "cannot write \(path): \(error.localizedDescription)", code: Exit.cantCreate)
     }
 }

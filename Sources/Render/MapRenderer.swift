@@ -1,0 +1,145 @@
+import CCairo
+import Foundation
+import Geo
+
+/// Output encodings, chosen by the output file's extension.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case png, svg, pdf
+    /// The format of `path`'s extension (case-insensitive); nil for any other.
+    public init?(path: String) {
+        self.init(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+}
+
+/// Wall-clock seconds per rendering phase.
+public struct RenderTimings: Sendable {
+    /// Projecting to Web Mercator and laying out on the canvas.
+    public var project = 0.0
+    /// Cairo drawing calls (vector surfaces only record here).
+    public var draw = 0.0
+    /// Encoding PNG, or Cairo writing the SVG/PDF document.
+    public var encode = 0.0
+}
+
+public struct RenderResult: Sendable {
+    /// The encoded document.
+    public var data: Data
+    public var view: MapView
+    public var timings: RenderTimings
+    /// Buildings drawn per status (on the canvas, not hidden); the legend's numbers.
+    public var counts: [MapStatus: Int]
+    public var labelsPlaced: Int
+}
+
+/// Draws a `MapData` on Cairo: roads, footprints by status, labels, title, legend, scale bar,
+/// north arrow and attribution.
+public struct MapRenderer: Sendable {
+    public var style: Style
+    public init(style: Style = .default) { self.style = style }
+
+    public func render(_ map: MapData, viewport: Viewport, canvas: Canvas, format: OutputFormat) throws -> RenderResult {
+        var timings = RenderTimings()
+        var clock = ContinuousClock.now
+        func lap() -> Double {
+            let d = ContinuousClock.now - clock
+            clock = ContinuousClock.now
+            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        }
+
+        let projection = try Projection.webMercator()
+        let view = try MapView(viewport: viewport, canvas: canvas, dataExtent: map.extent, projection: projection)
+        let layout = try Layout(map: map, view: view, projection: projection, style: style)
+        timings.project = lap()
+
+        let surface: CairoSurface
+        let ppp = view.pointsPerPixel
+        let isPaper = ppp != 1
+        switch format {
+        case .png: surface = try .image(width: view.width, height: view.height)
+        case .svg: surface = try .svg(width: Double(view.width) * ppp, height: Double(view.height) * ppp, unitIsPoints: isPaper)
+        case .pdf: surface = try .pdf(width: Double(view.width) * ppp, height: Double(view.height) * ppp, title: map.title)
+        }
+        var labelsPlaced = 0
+        do {
+            let ctx = try CairoContext(surface)
+            if format != .png { cairo_scale(ctx.cr, ppp, ppp) }
+            var painter = Painter(ctx: ctx, style: style, view: view)
+            try painter.draw(map: map, layout: layout)
+            labelsPlaced = painter.labelsPlaced
+            try ctx.check("draw")
+        }
+        timings.draw = lap()
+
+        let data: Data
+        if format == .png {
+            data = try surface.pngData()
+        } else {
+            try surface.finish()
+            data = surface.writtenBytes
+        }
+        timings.encode = lap()
+        return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: labelsPlaced)
+    }
+}
+
+/// Map features in canvas pixels, culled to the canvas.
+struct Layout {
+    /// Every projected vertex, in pixels.
+    var points: [Coord] = []
+    /// Rings as ranges of `points`.
+    var rings: [Range<Int>] = []
+    struct PlacedBuilding {
+        var index: Int
+        var rings: Range<Int>
+        var box: BBox
+        var paint: StatusPaint
+        var status: MapStatus
+    }
+    var buildings: [PlacedBuilding] = []
+    /// Roads as ranges of `points`, with their width in style pixels, narrowest first.
+    var roads: [(points: Range<Int>, width: Double)] = []
+    var counts: [MapStatus: Int] = [:]
+
+    init(map: MapData, view: MapView, projection: Projection, style: Style) throws {
+        var all: [Coord] = []
+        all.reserveCapacity(map.buildings.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } }
+                            + map.roads.reduce(0) { $0 + $1.line.count })
+        var buildingRings: [Range<Int>] = []
+        for b in map.buildings {
+            let first = rings.count
+            for p in b.polygons {
+                for r in p.rings {
+                    rings.append(all.count..<(all.count + r.count))
+                    all.append(contentsOf: r)
+                }
+            }
+            buildingRings.append(first..<rings.count)
+        }
+        var roadRanges: [Range<Int>] = []
+        for r in map.roads {
+            roadRanges.append(all.count..<(all.count + r.line.count))
+            all.append(contentsOf: r.line)
+        }
+        try projection.forward(&all)
+        for i in all.indices { all[i] = view.pixel(all[i]) }
+        points = all
+
+        let canvas = BBox(minX: 0, minY: 0, maxX: Double(view.width), maxY: Double(view.height))
+        for (i, b) in map.buildings.enumerated() {
+            let rr = buildingRings[i]
+            var box = BBox.empty
+            for r in rr { for p in rings[r] { box.expand(points[p]) } }
+            guard box.intersects(canvas) else { continue }
+            let status = StatusColor.status(of: b)
+            guard let paint = StatusColor.paint(for: status, style: style) else { continue }
+            counts[status, default: 0] += 1
+            buildings.append(PlacedBuilding(index: i, rings: rr, box: box, paint: paint, status: status))
+        }
+        for (i, r) in map.roads.enumerated() where r.line.count >= 2 {
+            let box = BBox(covering: points[roadRanges[i]])
+            guard box.expanded(by: 20 * view.styleScale).intersects(canvas) else { continue }
+            roads.append((roadRanges[i], style.roadWidth(r.roadClass)))
+        }
+        roads.sort { $0.width < $1.width }
+    }
+}

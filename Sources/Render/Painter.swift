@@ -1,0 +1,181 @@
+import CCairo
+import Foundation
+import Geo
+
+/// The drawing pass over one Cairo context, in canvas pixels.
+struct Painter {
+    let ctx: CairoContext
+    let style: Style
+    let view: MapView
+    /// Device pixels per style pixel.
+    let s: Double
+    var placer = LabelPlacer()
+    var labelsPlaced = 0
+    private var patterns: [StatusPaint: CairoPattern] = [:]
+
+    init(ctx: CairoContext, style: Style, view: MapView) {
+        self.ctx = ctx; self.style = style; self.view = view; self.s = view.styleScale
+        placer = LabelPlacer(cellSize: 48 * s)
+    }
+
+    var cr: OpaquePointer { ctx.cr }
+
+    mutating func draw(map: MapData, layout: Layout) throws {
+        ctx.setColor(style.background)
+        cairo_paint(cr)
+        drawRoads(layout)
+        try drawBuildings(layout)
+        let furniture = Furniture(painter: self, map: map, counts: layout.counts)
+        for r in furniture.reserved { placer.reserve(r) }
+        if style.labelsVisible { drawLabels(map: map, layout: layout) }
+        try furniture.draw(&self)
+    }
+
+    // MARK: roads
+
+    private func drawRoads(_ layout: Layout) {
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        if style.roadCasingWidth > 0 {
+            ctx.setColor(style.roadCasing)
+            for road in layout.roads {
+                trace(line: road.points, layout)
+                cairo_set_line_width(cr, (road.width + 2 * style.roadCasingWidth) * s)
+                cairo_stroke(cr)
+            }
+        }
+        ctx.setColor(style.roadColor)
+        for road in layout.roads {
+            trace(line: road.points, layout)
+            cairo_set_line_width(cr, road.width * s)
+            cairo_stroke(cr)
+        }
+    }
+
+    private func trace(line: Range<Int>, _ layout: Layout) {
+        let p0 = layout.points[line.lowerBound]
+        cairo_move_to(cr, p0.x, p0.y)
+        for i in line.dropFirst() { cairo_line_to(cr, layout.points[i].x, layout.points[i].y) }
+    }
+
+    // MARK: buildings
+
+    private mutating func drawBuildings(_ layout: Layout) throws {
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        cairo_set_line_width(cr, style.buildingStrokeWidth * s)
+        for b in layout.buildings {
+            for r in b.rings {
+                let ring = layout.rings[r]
+                guard ring.count >= 3 else { continue }
+                trace(line: ring, layout)
+                cairo_close_path(cr)
+            }
+            try setPaint(b.paint)
+            if style.buildingStrokeWidth > 0 {
+                cairo_fill_preserve(cr)
+                ctx.setColor(style.buildingStroke)
+                cairo_stroke(cr)
+            } else {
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    /// Sets the source to a status paint: its colour, or a repeating hatch tile over it.
+    mutating func setPaint(_ paint: StatusPaint) throws {
+        guard paint.hatch != .none else { ctx.setColor(paint.fill); return }
+        if let p = patterns[paint] { cairo_set_source(cr, p.handle); return }
+        let t = 8 * s
+        let tile = try CairoSurface.recording(width: t, height: t)
+        let tc = try CairoContext(tile)
+        tc.setColor(paint.fill)
+        cairo_paint(tc.cr)
+        tc.setColor(paint.hatchColor)
+        cairo_set_line_width(tc.cr, max(1, s))
+        func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            cairo_move_to(tc.cr, x0, y0); cairo_line_to(tc.cr, x1, y1)
+        }
+        switch paint.hatch {
+        case .none: break
+        case .diagonal, .crosshatch:
+            for o in [-t, 0, t] { line(o, t, o + t, 0) }
+            if paint.hatch == .crosshatch { for o in [-t, 0, t] { line(o, 0, o + t, t) } }
+            cairo_stroke(tc.cr)
+        case .horizontal: line(0, t / 2, t, t / 2); cairo_stroke(tc.cr)
+        case .vertical: line(t / 2, 0, t / 2, t); cairo_stroke(tc.cr)
+        case .dots:
+            cairo_arc(tc.cr, t / 2, t / 2, t / 6, 0, 2 * Double.pi)
+            cairo_fill(tc.cr)
+        }
+        try tc.check("hatch tile")
+        let pattern = try CairoPattern(repeating: tile)
+        patterns[paint] = pattern
+        cairo_set_source(cr, pattern.handle)
+    }
+
+    // MARK: labels
+
+    /// House numbers at each footprint's interior point, where the text fits inside the
+    /// footprint's box and its padded box collides with no other label or panel.
+    private mutating func drawLabels(map: MapData, layout: Layout) {
+        selectFont(bold: false, size: style.labelSize * s)
+        let pad = style.labelPadding * s
+        var fontExtents = cairo_font_extents_t()
+        cairo_font_extents(cr, &fontExtents)
+        let textHeight = fontExtents.ascent + fontExtents.descent
+        var widths: [String: Double] = [:]
+        for b in layout.buildings {
+            guard let label = map.buildings[b.index].label, !label.isEmpty else { continue }
+            let w: Double
+            if let known = widths[label] { w = known } else {
+                var e = cairo_text_extents_t()
+                cairo_text_extents(cr, label, &e)
+                w = e.x_advance
+                widths[label] = w
+            }
+            guard w <= b.box.maxX - b.box.minX, textHeight * 0.8 <= b.box.maxY - b.box.minY else { continue }
+            let rings = b.rings.first.map { r in Array(layout.points[layout.rings[r]]) }
+            let holes = b.rings.dropFirst().map { r in Array(layout.points[layout.rings[r]]) }
+            guard let shell = rings, let at = InteriorPoint.of([shell] + holes) else { continue }
+            let box = PixelRect(x: at.x - w / 2 - pad, y: at.y - textHeight / 2 - pad,
+                                width: w + 2 * pad, height: textHeight + 2 * pad)
+            guard box.x >= 0, box.y >= 0, box.x + box.width <= Double(view.width),
+                  box.y + box.height <= Double(view.height), placer.place(box) else { continue }
+            let baseline = at.y - textHeight / 2 + fontExtents.ascent
+            drawText(label, x: at.x - w / 2, baseline: baseline, color: style.labelColor,
+                     halo: style.labelHaloWidth > 0 ? style.labelHalo : nil, haloWidth: style.labelHaloWidth * s)
+            labelsPlaced += 1
+        }
+    }
+
+    // MARK: text
+
+    func selectFont(bold: Bool, size: Double) {
+        cairo_select_font_face(cr, style.font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+    }
+
+    /// Width of `text` in the current font, pixels.
+    func advance(_ text: String) -> Double {
+        var e = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &e)
+        return e.x_advance
+    }
+
+    /// Draws real text (glyphs, selectable in PDF) with an optional halo outline under it.
+    func drawText(_ text: String, x: Double, baseline: Double, color: RGBA, halo: RGBA? = nil, haloWidth: Double = 0) {
+        if let halo {
+            cairo_move_to(cr, x, baseline)
+            cairo_text_path(cr, text)
+            ctx.setColor(halo)
+            cairo_set_line_width(cr, haloWidth)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        cairo_move_to(cr, x, baseline)
+        ctx.setColor(color)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+    }
+}
