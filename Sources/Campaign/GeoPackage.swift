@@ -108,13 +108,12 @@ public enum GeoPackage {
                        arguments: [table, table, description])
     }
 
-    /// Sets a feature table's extent and last_change in gpkg_contents from its rows.
-    static func updateExtent(_ db: Database, table: String, geometryColumn: String = "geom") throws {
-        let rtree = "rtree_\(table)_\(geometryColumn)"
+    /// Sets a feature table's extent and last_change in gpkg_contents, exactly from its
+    /// geometries (the R-tree holds 32-bit floats rounded outward).
+    static func updateExtent(_ db: Database, table: String, geometryColumn c: String = "geom") throws {
         try db.execute(sql: """
             UPDATE gpkg_contents SET
-              min_x = (SELECT min(minx) FROM \(rtree)), min_y = (SELECT min(miny) FROM \(rtree)),
-              max_x = (SELECT max(maxx) FROM \(rtree)), max_y = (SELECT max(maxy) FROM \(rtree)),
+              (min_x, min_y, max_x, max_y) = (SELECT min(ST_MinX(\(c))), min(ST_MinY(\(c))), max(ST_MaxX(\(c))), max(ST_MaxY(\(c))) FROM \(table)),
               last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
             WHERE table_name = ?
             """, arguments: [table])

@@ -82,14 +82,10 @@ public enum Provisioner {
     /// is replaced whole. The caller decides whether an existing file may be touched.
     public static func provision(_ input: ProvisionInput, at path: String,
                                  progress: (String) -> Void = { _ in }) throws -> ProvisionSummary {
+        if let same = try unchangedCampaign(at: path, fingerprint: input.fingerprint) { return same }
         if FileManager.default.fileExists(atPath: path), let existing = try existingCampaign(path) {
             let db = try GeoPackage.open(path)
             try CampaignSchema.migrator.migrate(db)
-            if let fp = input.fingerprint, existing.fingerprint == fp, existing.provisionStatus == "ready" {
-                let s = try db.read { db in try summary(db, campaignID: existing.id, unchanged: true) }
-                try db.close()
-                return s
-            }
             do {
                 let s = try db.write { db in try write(db, input, campaignID: existing.id, progress: progress) }
                 try db.close()

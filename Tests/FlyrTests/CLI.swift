@@ -47,3 +47,43 @@ struct CLI {
         return d
     }
 }
+
+extension CLI {
+    /// A `flyr` process started in the background, its output going to files.
+    final class Started {
+        let process: Process
+        let dir: URL
+        init(process: Process, dir: URL) { self.process = process; self.dir = dir }
+
+        /// Sends SIGKILL; false when the process had already exited.
+        func kill() -> Bool {
+            guard process.isRunning else { return false }
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            return true
+        }
+
+        func wait() throws -> Run {
+            process.waitUntilExit()
+            let out = (try? Data(contentsOf: dir.appendingPathComponent("stdout"))) ?? Data()
+            let err = (try? Data(contentsOf: dir.appendingPathComponent("stderr"))) ?? Data()
+            try? FileManager.default.removeItem(at: dir)
+            return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                       stderr: String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    static func start(_ args: [String]) throws -> Started {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        let dir = try tempDir()
+        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        p.standardOutput = try FileHandle(forWritingTo: outURL)
+        p.standardError = try FileHandle(forWritingTo: errURL)
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return Started(process: p, dir: dir)
+    }
+}

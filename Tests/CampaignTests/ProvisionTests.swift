@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Campaign
+import Geo
+
+@Suite(.serialized) struct ProvisionTests {
+    @Test func gdalOpensEveryLayerWithTheRightCountsAndExtents() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        let input = try Fixtures.sampleInput()
+        let s = try Provisioner.provision(input, at: path)
+        #expect(s.addressesSaved == input.addresses.count && s.buildingsSaved == input.buildings.count)
+        #expect(s.roadsSaved == input.segments.count && s.linksCreated == input.links.links.filter { $0.buildingID != nil }.count)
+        #expect(s.orphanBuildings == input.links.orphanBuildings)
+
+        let layers = try Fixtures.ogrinfo(path)
+        let expected: [String: Int] = [
+            "buildings": input.buildings.count, "campaign_addresses": input.addresses.count, "segments": input.segments.count,
+            "campaigns": 1, "building_address_links": s.linksCreated, "building_stats": input.buildings.count,
+            "scan_events": 0, "layer_styles": 3,
+        ]
+        for (name, count) in expected { #expect(layers[name]?.count == count, "layer \(name)") }
+        func close(_ a: [Double]?, _ b: BBox) -> Bool {
+            guard let a, a.count == 4 else { return false }
+            // ogrinfo prints six decimals.
+            return abs(a[0] - b.minX) <= 6e-7 && abs(a[1] - b.minY) <= 6e-7 && abs(a[2] - b.maxX) <= 6e-7 && abs(a[3] - b.maxY) <= 6e-7
+        }
+        var bx = BBox.empty, ax = BBox.empty, sx = BBox.empty
+        for b in input.buildings { bx.expand(b.bbox) }
+        for a in input.addresses { ax.expand(a.point) }
+        for g in input.segments { sx.expand(g.bbox) }
+        #expect(close(layers["buildings"]?.extent, bx))
+        #expect(close(layers["campaign_addresses"]?.extent, ax))
+        #expect(close(layers["segments"]?.extent, sx))
+
+        let db = try DatabaseQueue(path: path)
+        func one<T: DatabaseValueConvertible>(_ sql: String, _ type: T.Type = T.self) throws -> T? { try db.read { try T.fetchOne($0, sql: sql) } }
+        #expect(try one("PRAGMA integrity_check", String.self) == "ok")
+        #expect(try one("PRAGMA application_id", Int32.self) == GeoPackage.applicationID)
+        #expect(try one("PRAGMA user_version", Int.self) == 10400)
+        #expect(try one("SELECT count(*) FROM rtree_buildings_geom", Int.self) == input.buildings.count)
+        #expect(try one("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rtree_buildings_geom_%'", Int.self) == 7)
+        #expect(try one("SELECT count(*) FROM gpkg_extensions WHERE extension_name = 'gpkg_rtree_index'", Int.self) == 3)
+        #expect(try one("SELECT provision_status FROM campaigns", String.self) == "ready")
+    }
+
+    @Test func spatialIndexAnswersLikeAScanAfterEditsThroughTriggers() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
+        let db = try GeoPackage.open(path)
+        try db.write { db in
+            // Move one building far away; delete another: the triggers keep the R-tree in step.
+            let moved = GeoPackageGeometry.multiPolygon([PolygonCoords(rings: [[Coord(10, 10), Coord(11, 10), Coord(11, 11), Coord(10, 10)]])])
+            try db.execute(sql: "UPDATE buildings SET geom = ? WHERE fid = 1", arguments: [moved.encode()])
+            try db.execute(sql: "DELETE FROM buildings WHERE fid = 2")
+        }
+        // The R-tree is a filter (32-bit bounds rounded outward): index candidates, then the exact test.
+        let viaIndex = try db.read { try Int.fetchAll($0, sql: """
+            SELECT fid FROM buildings WHERE fid IN (SELECT id FROM rtree_buildings_geom
+              WHERE minx <= -73.738 AND maxx >= -73.740 AND miny <= 40.718 AND maxy >= 40.716)
+            AND ST_MinX(geom) <= -73.738 AND ST_MaxX(geom) >= -73.740 AND ST_MinY(geom) <= 40.718 AND ST_MaxY(geom) >= 40.716 ORDER BY fid
+            """) }
+        let viaScan = try db.read { try Int.fetchAll($0, sql: "SELECT fid FROM buildings WHERE ST_MinX(geom) <= -73.738 AND ST_MaxX(geom) >= -73.740 AND ST_MinY(geom) <= 40.718 AND ST_MaxY(geom) >= 40.716 ORDER BY fid") }
+        #expect(!viaIndex.isEmpty && viaIndex == viaScan)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rtree_buildings_geom WHERE id = 1 AND minx = 10") } == 1)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rtree_buildings_geom WHERE id = 2") } == 0)
+        try db.close()
+    }
+
+    @Test func reprovisionOfTheSameInputsChangesNothing() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        let input = try Fixtures.sampleInput()
+        let first = try Provisioner.provision(input, at: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let again = try Provisioner.provision(input, at: path)
+        #expect(again.unchanged && !first.unchanged)
+        #expect(again.campaignID == first.campaignID)
+        #expect(try Provisioner.unchangedCampaign(at: path, fingerprint: input.fingerprint) != nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func reprovisionWithNewInputsKeepsFieldDataOfBuildingsThatStillExist() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        let input = try Fixtures.sampleInput()
+        let first = try Provisioner.provision(input, at: path)
+        let store = try CampaignStore(path: path)
+        let kept = input.links.links.compactMap(\.buildingID).sorted().last!
+        try store.mark(building: kept, status: "hot")
+        let addr = input.links.links.first { $0.buildingID == kept }!.addressID
+        let r = try store.ingest([(1, .success(ScanEvent(eventID: "e1", addressID: addr, scannedAt: "2026-11-22T10:00:00.000Z")))])
+        #expect(r.map(\.outcome) == [.success])
+        try store.close()
+
+        let changed = try Fixtures.sampleInput(settings: "changed")
+        let second = try Provisioner.provision(changed, at: path)
+        #expect(!second.unchanged && second.campaignID == first.campaignID)
+        let db = try DatabaseQueue(path: path)
+        let row = try db.read { try Row.fetchOne($0, sql: "SELECT status, scans_total FROM building_stats WHERE gers_id = ?", arguments: [kept]) }!
+        #expect(row["status"] as String == "hot" && row["scans_total"] as Int == 1)
+        let a = try db.read { try Row.fetchOne($0, sql: "SELECT visited, scans FROM campaign_addresses WHERE gers_id = ?", arguments: [addr]) }!
+        #expect(a["visited"] as Bool && a["scans"] as Int == 1)
+    }
+
+    @Test func failureMidwayLeavesTheEarlierCampaignIntactAndMarksIt() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
+        let ogrBefore = try Fixtures.ogrinfo(path)
+        Provisioner.failAfterAddressRows = 100
+        defer { Provisioner.failAfterAddressRows = nil }
+        #expect(throws: ProvisionFault.self) { try Provisioner.provision(try Fixtures.sampleInput(dropBuildings: 50), at: path) }
+        Provisioner.failAfterAddressRows = nil
+        let after = try Fixtures.ogrinfo(path)
+        #expect(after["buildings"] == ogrBefore["buildings"] && after["campaign_addresses"] == ogrBefore["campaign_addresses"])
+        let db = try DatabaseQueue(path: path)
+        #expect(try db.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        let row = try db.read { try Row.fetchOne($0, sql: "SELECT provision_status, provision_error FROM campaigns") }!
+        #expect(row["provision_status"] as String == "failed")
+        #expect((row["provision_error"] as String).contains("injected failure"))
+    }
+
+    @Test func failureOnANewFileLeavesNoFile() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("new.gpkg").path
+        Provisioner.failAfterAddressRows = 10
+        defer { Provisioner.failAfterAddressRows = nil }
+        #expect(throws: ProvisionFault.self) { try Provisioner.provision(try Fixtures.sampleInput(), at: path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+}
