@@ -18,7 +18,12 @@ demo: release
 	.build/release/flyr link --buildings $(SAMPLE)/buildings.geojson \
 	  --addresses $(SAMPLE)/addresses-streetside.geojsonseq --segments $(SAMPLE)/segments.geojson \
 	  -o $(OUT)/links.csv --force --check $(SAMPLE)/truth.csv
-	@echo "link table: $(OUT)/links.csv"
+	.build/release/flyr provision --name "Queens Village sample" --buildings $(SAMPLE)/buildings.geojson \
+	  --addresses $(SAMPLE)/addresses-streetside.geojsonseq --segments $(SAMPLE)/segments.geojson \
+	  -o $(OUT)/campaign.gpkg --force
+	.build/release/flyr render $(OUT)/campaign.gpkg -o $(OUT)/map.png --force
+	.build/release/flyr render $(OUT)/campaign.gpkg -o $(OUT)/map.svg --force
+	@echo "link table: $(OUT)/links.csv; campaign: $(OUT)/campaign.gpkg; map: $(OUT)/map.png, $(OUT)/map.svg"
 
 test:
 	@scripts/install-deps.sh test

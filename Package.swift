@@ -30,6 +30,6 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"], exclude: ["Golden"]),
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
-        .testTarget(name: "FlyrTests", dependencies: ["flyr", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FlyrTests", dependencies: ["flyr", "Campaign", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -147,3 +147,47 @@ enum GeoJSONWriter {
         }
     }
 }
+
+extension CampaignStore {
+    /// A building as a map draws it: footprint, field status and its first house number.
+    public struct MapBuildingRow: Sendable {
+        public var gersID: String
+        public var polygons: [PolygonCoords]
+        public var status: String
+        public var scansTotal: Int
+        public var featureStatus: String
+        public var houseNumber: String?
+    }
+
+    /// The campaign's name, its buildings (sorted by id) and its roads, for rendering.
+    public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
+        try db.read { db in
+            let name = try String.fetchOne(db, sql: "SELECT name FROM campaigns WHERE id = ?", arguments: [campaignID]) ?? ""
+            var buildings: [MapBuildingRow] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT b.geom, b.gers_id, b.feature_status, coalesce(s.status, 'not_visited') AS status,
+                       coalesce(s.scans_total, 0) AS scans_total,
+                       (SELECT number FROM campaign_addresses a WHERE a.building_gers_id = b.gers_id ORDER BY a.seq LIMIT 1) AS number
+                FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id ORDER BY b.gers_id
+                """)
+            while let r = try rows.next() {
+                guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(r["geom"]) else { continue }
+                buildings.append(MapBuildingRow(gersID: r["gers_id"], polygons: ps, status: r["status"], scansTotal: r["scans_total"],
+                                                featureStatus: r["feature_status"], houseNumber: r["number"]))
+            }
+            var roads: [(line: [Coord], roadClass: String?)] = []
+            let segs = try Row.fetchCursor(db, sql: "SELECT geom, class FROM segments ORDER BY gers_id")
+            while let r = try segs.next() {
+                if case .lineString(let l) = try GeoPackageGeometry.decode(r["geom"]) { roads.append((l, r["class"])) }
+            }
+            return (name, buildings, roads)
+        }
+    }
+
+    /// True when the file starts like an SQLite database (a GeoPackage is one).
+    public static func isSQLiteFile(_ path: String) -> Bool {
+        guard let fh = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? fh.close() }
+        return (try? fh.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
+    }
+}

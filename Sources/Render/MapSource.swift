@@ -9,7 +9,7 @@ public protocol MapSource {
 /// A FeatureCollection of building features in the web map's format: Polygon or
 /// MultiPolygon geometry; properties `gers_id` (else the feature `id`), `status`,
 /// `scans_total`, `qr_scanned`, `feature_status`, `house_number`, `address_text`.
-/// A building is an orphan when `feature_status` is `orphan`, or it has neither
+/// A building is an orphan when `feature_status` is `orphan` or `orphan_building`, or it has neither
 /// `house_number` nor `address_text`.
 public struct FeaturesGeoJSONSource: MapSource {
     public var path: String
@@ -84,7 +84,7 @@ public struct FeaturesGeoJSONSource: MapSource {
             buildings.append(MapBuilding(
                 id: id, polygons: polygons, status: props["status"] as? String, scansTotal: scans,
                 qrScanned: props["qr_scanned"] as? Bool ?? false, featureStatus: featureStatus, label: label,
-                isOrphan: featureStatus?.lowercased() == "orphan" || (houseNumber == nil && addressText == nil)))
+                isOrphan: featureStatus?.lowercased().hasPrefix("orphan") == true || (houseNumber == nil && addressText == nil)))
         }
         return MapData(buildings: buildings)
     }

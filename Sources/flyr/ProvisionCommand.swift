@@ -18,6 +18,8 @@ struct ProvisionCommand: ParsableCommand {
     @Option(name: .long, help: "Campaign name.")
     var name: String
     @OptionGroup var input: InputOptions
+    @Option(name: .long, help: ArgumentHelp("Territory (GeoJSON Polygon or MultiPolygon): its addresses and the buildings that intersect it.", valueName: "territory.geojson"))
+    var within: String?
     @Option(name: .long, help: ArgumentHelp("Campaign type: \(types.joined(separator: ", ")).", valueName: "type"))
     var type: String = "flyer"
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The campaign GeoPackage to write.", valueName: "campaign.gpkg"))
@@ -35,6 +37,7 @@ struct ProvisionCommand: ParsableCommand {
         if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty, e.g. --name \"Queens Village spring drop\"") }
+        if within != nil && input.bbox != nil { throw ValidationError("give --bbox W,S,E,N or --within territory.geojson, not both") }
         guard Self.types.contains(type) else { throw ValidationError("--type takes one of \(Self.types.joined(separator: ", "))") }
         guard buffer >= 0, radius > 0, buffer <= radius else {
             throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
@@ -54,20 +57,42 @@ struct ProvisionCommand: ParsableCommand {
         let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
             + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
             + input.segments.map { SourceFile(layer: "segments", path: $0) }
-        let settings = "buffer=\(buffer);radius=\(radius)"
+        var territoryHash = ""
+        if let within {
+            guard let h = SourceFile(layer: "territory", path: within).sha256 else {
+                throw InputError(.fileNotFound, file: within, detail: "no such territory file")
+            }
+            territoryHash = ";territory=\(h)"
+        }
+        let settings = "buffer=\(buffer);radius=\(radius)\(territoryHash)"
         let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox, sources: sources)
         if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
             report(same, seconds: seconds(since: start))
             return
         }
         Log.info("flyr provision: reading")
-        let loaded = try LoadedInputs.load(input)
+        var loaded = try LoadedInputs.load(input)
+        // With a territory: its addresses, linked against every building read (a house may
+        // stand just outside the line); kept are the buildings it intersects and the linked ones.
+        var keepBuildings: Set<String>? = nil
+        if let within {
+            let territory = try Territory.load(within)
+            let index = try FeatureIndex(buildings: loaded.buildings.features, addresses: loaded.addresses.features)
+            let chosen = try Selection.within(territory, index: index)
+            Log.info("flyr provision: territory \(within) holds \(chosen.addresses.count) addresses and \(chosen.buildings.count) buildings")
+            loaded.addresses.features = chosen.addresses
+            keepBuildings = Set(chosen.buildings.map(\.id))
+        }
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
         var options = LinkerOptions()
         options.bufferMeters = buffer
         options.searchMeters = radius
         let links = try Linker(options: options).link(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
+        if var keep = keepBuildings {
+            for l in links.links { if let b = l.buildingID { keep.insert(b) } }
+            loaded.buildings.features = loaded.buildings.features.filter { keep.contains($0.id) }
+        }
         if links.repairedFootprints > 0 {
             Log.warning("\(links.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Campaign
 import Foundation
 import Geo
 import Render
@@ -14,7 +15,7 @@ struct RenderCommand: ParsableCommand {
         the data's extent unless --bbox or --center/--zoom is given. Phase timings go to stderr with --timings.
         """)
 
-    @Argument(help: ArgumentHelp("Features GeoJSON in the web map's format ('-' for stdin).", valueName: "features.geojson"))
+    @Argument(help: ArgumentHelp("A campaign GeoPackage, or features GeoJSON in the web map's format ('-' for stdin).", valueName: "campaign.gpkg|features.geojson"))
     var features: String?
     @OptionGroup var input: InputOptions
     @Option(name: .long, help: ArgumentHelp("With raw extracts: CSV gers_id,status,scans_total.", valueName: "status.csv"))
@@ -102,8 +103,10 @@ struct RenderCommand: ParsableCommand {
         return .dataExtent(padding: padding)
     }
 
-    /// The input, by kind. A campaign GeoPackage joins here later.
+    /// The input, by kind: a campaign GeoPackage or a features GeoJSON (told apart by content),
+    /// or the raw extracts.
     var source: MapSource {
+        if let features, features != "-", CampaignStore.isSQLiteFile(features) { return CampaignMapSource(path: features) }
         if let features { return FeaturesGeoJSONSource(path: features) }
         return ExtractsSource(buildings: input.buildings, addresses: input.addresses, segments: input.segments,
                               options: input.loadOptions, statusFile: status)

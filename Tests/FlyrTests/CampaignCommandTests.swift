@@ -1,4 +1,5 @@
 import Foundation
+import Campaign
 import GRDB
 import Testing
 
@@ -109,5 +110,28 @@ import Testing
             #expect(now.3 == "ready")
         }
         #expect(killed >= 5)
+    }
+}
+
+extension CampaignCommandTests {
+    @Test func provisionWithinATerritoryKeepsItsAddressesAndTheirBuildings() throws {
+        let dir = try CLI.tempDir()
+        let territory = dir.appendingPathComponent("t.geojson")
+        try #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[-73.741,40.716],[-73.738,40.716],[-73.738,40.718],[-73.741,40.718],[-73.741,40.716]]]}}"#
+            .write(to: territory, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("t.gpkg").path
+        let r = try provision(out, ["--within", territory.path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let db = try GeoPackage.open(out, readOnly: true)
+        let outside = try db.read { try Int.fetchOne($0, sql: """
+            SELECT count(*) FROM campaign_addresses WHERE NOT (ST_MinX(geom) BETWEEN -73.741 AND -73.738 AND ST_MinY(geom) BETWEEN 40.716 AND 40.718)
+            """) }
+        let dangling = try db.read { try Int.fetchOne($0, sql: """
+            SELECT count(*) FROM building_address_links l LEFT JOIN buildings b ON b.gers_id = l.building_id WHERE b.gers_id IS NULL
+            """) }
+        let addresses = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaign_addresses") } ?? 0
+        #expect(outside == 0 && dangling == 0 && addresses > 20 && addresses < 558)
+        let both = try provision(out, ["--within", territory.path, "--bbox", "-73.75,40.71,-73.73,40.73", "--force"])
+        #expect(both.status == 64)
     }
 }
