@@ -7,17 +7,17 @@ public enum LinkTable {
 
     /// CSV with `csvHeader`; unmatched addresses have an empty building_id and method NONE.
     public static func csv(_ result: LinkResult) -> String {
-        var out = csvHeader + "\n"
-        out.reserveCapacity(result.links.count * 100)
+        var out = ByteText(capacity: result.links.count * 110)
+        out.append(csvHeader); out.append(10)
         for l in result.links {
-            out += csvField(l.addressID); out += ","
-            out += csvField(l.buildingID ?? ""); out += ","
-            out += l.method.rawValue; out += ","
-            out += format(l.confidence, 3); out += ","
-            out += format(l.distance, 2); out += ","
-            out += l.streetMatch ? "true\n" : "false\n"
+            out.append(csvField(l.addressID)); out.append(44)
+            out.append(csvField(l.buildingID ?? "")); out.append(44)
+            out.append(l.method.rawValue); out.append(44)
+            out.appendFixed(l.confidence, 3); out.append(44)
+            out.appendFixed(l.distance, 2); out.append(44)
+            out.append(l.streetMatch ? "true" : "false"); out.append(10)
         }
-        return out
+        return out.string
     }
 
     /// JSON: {"links":[…],"unmatched":[{address_id, nearest:[{building_id, distance_m}]}],"buildings":[…]}.
@@ -53,7 +53,7 @@ public enum LinkTable {
 
     /// RFC 4180 quoting when the field holds a comma, quote or line break.
     public static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        guard s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -93,4 +93,34 @@ extension LinkTable {
         out += "]}\n"
         return out
     }
+}
+
+/// A growing UTF-8 buffer for writing large tables without per-field String work.
+public struct ByteText {
+    public private(set) var bytes: [UInt8] = []
+    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    public mutating func append(_ b: UInt8) { bytes.append(b) }
+    public mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    /// A finite value with `decimals` fixed decimals, rounded half away from zero; no
+    /// exponent, no negative zero. Non-finite values are written as empty.
+    public mutating func appendFixed(_ v: Double, _ decimals: Int) {
+        guard v.isFinite else { return }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(v) * scale).rounded()
+        guard scaled < 9e15 else { append(LinkTable.format(v, decimals)); return }
+        var n = UInt64(scaled)
+        if v < 0 && n != 0 { bytes.append(45) }
+        var digits: [UInt8] = []
+        repeat { digits.append(UInt8(48 + n % 10)); n /= 10 } while n > 0
+        while digits.count <= decimals { digits.append(48) }
+        for i in stride(from: digits.count - 1, through: decimals, by: -1) { bytes.append(digits[i]) }
+        if decimals > 0 {
+            bytes.append(46)
+            for i in stride(from: decimals - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+        }
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -15,24 +15,36 @@ final class LinkWorld {
     private var prepared: [PreparedGeometry?]
     var areas: [Double] = []
     let buildingIndex: SpatialIndex
-    var repaired = 0
+    /// Footprints that were invalid and repaired with make-valid.
+    var repairedFlags: [Bool]
 
     var points: [Coord] = []
     let addressIndex: SpatialIndex
-    /// A point on each footprint's surface (its centroid when that lies inside).
-    var centres: [Coord] = []
+    var buildingBoxes: [BBox] = []
+    private var centreCache: [Int: Coord] = [:]
+
+    /// A point on the footprint's surface: its centroid when that lies inside.
+    func centre(_ b: Int) throws -> Coord {
+        if let c = centreCache[b] { return c }
+        let g = footprints[b], cg = try g.centroid()
+        let c = try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord()
+        centreCache[b] = c
+        return c
+    }
     var streetKeys: [String?] = []
     var coverCount: [Int]
     var assigned: [Int?]
     var multiUnit: [Bool]
 
     var lines: [[Coord]] = []
-    var lineGeoms: [Geometry?]
     var segmentKeys: [String?] = []
     var frontageRoad: [Bool] = []
     let segmentIndex: SpatialIndex
 
-    init(buildings: [Building], addresses: [Address], segments: [Segment], options: LinkerOptions) throws {
+    /// A world over one tile's features, already projected (`rings`, `points`, `lines` are
+    /// parallel to `buildings`, `addresses`, `segments`).
+    init(buildings: [Building], rings: [[[Coord]]], addresses: [Address], points: [Coord],
+         segments: [Segment], lines: [[Coord]], options: LinkerOptions) throws {
         self.options = options
         self.buildings = buildings
         self.addresses = addresses
@@ -41,60 +53,45 @@ final class LinkWorld {
         coverCount = Array(repeating: 0, count: addresses.count)
         assigned = Array(repeating: nil, count: addresses.count)
         multiUnit = Array(repeating: false, count: buildings.count)
-        lineGeoms = Array(repeating: nil, count: segments.count)
+        repairedFlags = Array(repeating: false, count: buildings.count)
 
-        var extent = BBox.empty
-        for b in buildings { extent.expand(b.bbox) }
-        for a in addresses { extent.expand(a.point) }
-        let origin = extent.isEmpty ? Coord(0, 0) : Coord((extent.minX + extent.maxX) / 2, (extent.minY + extent.maxY) / 2)
-        let projection = try Projection.localMetric(around: origin)
-
-        // Project every coordinate of a layer in one PROJ call.
-        var flat: [Coord] = []
-        for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
-        try projection.forward(&flat)
-        var k = 0
-        rings.reserveCapacity(buildings.count)
+        self.rings.reserveCapacity(buildings.count)
         buildingIndex = try SpatialIndex(context)
-        for (i, b) in buildings.enumerated() {
-            var parts: [PolygonCoords] = []
-            var all: [[Coord]] = []
-            for p in b.polygons {
-                var pr: [[Coord]] = []
-                for r in p.rings { pr.append(Array(flat[k..<(k + r.count)])); k += r.count }
-                parts.append(PolygonCoords(rings: pr))
-                all.append(contentsOf: pr)
-            }
-            rings.append(all)
-            var g = try Geometry.polygon(context, parts)
-            if !g.isValid {
+        for i in buildings.indices {
+            var all = rings[i]
+            var g = try Geometry.polygon(context, LinkWorld.parts(of: buildings[i], rings: all))
+            let simple = all.count == 1 && buildings[i].polygons.count == 1 && Planar.isSimpleRing(all[0])
+            if !simple && !g.isValid {
                 g = try g.makeValid().polygonalPart()
-                repaired += 1
+                repairedFlags[i] = true
+                all = g.polygons().flatMap(\.rings)
             }
+            self.rings.append(all)
             footprints.append(g)
-            let cg = try g.centroid()
-            centres.append(try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord())
-            areas.append(try g.area())
-            try buildingIndex.insert(i, BBox(covering: all.lazy.flatMap { $0 }))
+            areas.append(simple ? abs(Planar.ringArea(all[0])) : try g.area())
+            buildingBoxes.append(BBox(covering: all.lazy.flatMap { $0 }))
+            buildingIndex.insert(i, geometry: g)
         }
 
-        points = addresses.map(\.point)
-        try projection.forward(&points)
+        self.points = points
         addressIndex = try SpatialIndex(context)
-        for (i, q) in points.enumerated() { try addressIndex.insert(i, BBox(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y)) }
+        for (i, q) in points.enumerated() { addressIndex.insert(i, geometry: try Geometry.point(context, q)) }
         streetKeys = addresses.map { StreetName.normalize($0.street) }
 
-        flat = segments.flatMap(\.line)
-        try projection.forward(&flat)
-        k = 0
         segmentIndex = try SpatialIndex(context)
+        self.lines = lines
         for (i, s) in segments.enumerated() {
-            let l = Array(flat[k..<(k + s.line.count)]); k += s.line.count
-            lines.append(l)
             segmentKeys.append(StreetName.normalize(s.name))
             frontageRoad.append(LinkWorld.isFrontageRoad(s))
-            try segmentIndex.insert(i, BBox(covering: l))
+            try segmentIndex.insert(i, BBox(covering: lines[i]))
         }
+    }
+
+    /// The projected rings regrouped into the building's parts.
+    static func parts(of b: Building, rings: [[Coord]]) -> [PolygonCoords] {
+        var out: [PolygonCoords] = [], k = 0
+        for p in b.polygons { out.append(PolygonCoords(rings: Array(rings[k..<(k + p.rings.count)]))); k += p.rings.count }
+        return out
     }
 
     /// Roads a house can front: not paths, footways, steps, cycleways, motorways or links.
@@ -119,8 +116,8 @@ final class LinkWorld {
         "\(addresses[a].number ?? "")|\(addresses[a].unit ?? "")|\(streetKeys[a] ?? "")"
     }
 
-    func multiUnitByClass(_ b: Int) -> Bool {
-        guard let c = buildings[b].buildingClass else { return false }
+    static func multiUnitByClass(_ b: Building) -> Bool {
+        guard let c = b.buildingClass else { return false }
         return ["apartments", "dormitory", "residential", "hotel", "terrace", "commercial", "retail", "office"].contains(c)
     }
 
@@ -128,16 +125,15 @@ final class LinkWorld {
     /// projecting degrees to metres, far below any survey precision.
     static let coverTolerance = 1e-6
 
-    /// Tier 1: the preferred footprint covering the point: main building over outbuilding,
+    /// Tier 1 (an exact planar test on the projected rings; each footprint is tested about
+    /// once, so preparing GEOS geometries would cost more than it saves): the preferred footprint covering the point: main building over outbuilding,
     /// then the smaller footprint, then the smaller id.
     func coveringBuilding(_ a: Int) throws -> Int? {
         let p = points[a]
-        let pt = try Geometry.point(context, p)
         var best: Int? = nil
         var n = 0
         for b in try buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-            let fp = try preparedFootprint(b)
-            guard try fp.covers(pt) || fp.distance(to: pt) <= LinkWorld.coverTolerance else { continue }
+            guard Planar.covers(rings[b], p, tolerance: LinkWorld.coverTolerance) else { continue }
             n += 1
             guard let cur = best else { best = b; continue }
             let ko = buildings[b].isOutbuilding, co = buildings[cur].isOutbuilding
@@ -224,7 +220,7 @@ final class LinkWorld {
             if let dir, let expectedX {
                 // Along-street offset of the footprint's centre from the point (x along the street).
                 let t = Coord(-dir.y, dir.x)
-                let c = centres[b]
+                let c = try centre(b)
                 let x = Planar.dot(Planar.sub(c, p), t)
                 cost += Linker.numberOrderCost * min(abs(x - expectedX), Linker.numberOrderCap)
             }
@@ -259,33 +255,26 @@ final class LinkWorld {
         return HouseNumbers.expectedPosition(of: n, among: pairs)
     }
 
-    /// True when a segment named like `street` lies within the frontage distance of the building.
+    /// True when a segment named like `street` lies within the frontage distance of the
+    /// building (planar distance between the projected outline and the centreline).
     func fronts(building b: Int, street: String?) throws -> Bool {
         guard let street else { return false }
-        let box = BBox(covering: rings[b].lazy.flatMap { $0 }).expanded(by: options.frontageMeters)
+        let box = buildingBoxes[b].expanded(by: options.frontageMeters)
         for s in try segmentIndex.query(box) where segmentKeys[s] == street {
-            if lineGeoms[s] == nil { lineGeoms[s] = try Geometry.lineString(context, lines[s]) }
-            if try preparedFootprint(b).distance(to: lineGeoms[s]!) <= options.frontageMeters { return true }
+            if Planar.ringsNear(rings[b], lines[s], within: options.frontageMeters) { return true }
         }
         return false
     }
 
-    /// The `count` nearest footprints at any distance (searching outward up to 5 km).
-    func nearestBuildings(_ a: Int, count: Int) throws -> [NearbyBuilding] {
-        let p = points[a]
-        let pt = try Geometry.point(context, p)
-        var r = options.searchMeters * 2
-        while true {
-            var found: [NearbyBuilding] = []
-            for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-                let d = try preparedFootprint(b).distance(to: pt)
-                if d <= r { found.append(NearbyBuilding(buildingID: buildings[b].id, distance: (d * 100).rounded() / 100)) }
-            }
-            if found.count >= count || r >= 5000 {
-                found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
-                return Array(found.prefix(count))
-            }
-            r *= 2
+    /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
+    func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
+        let p = points[a], r = max(0, radius)
+        var found: [NearbyBuilding] = []
+        for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+            let d = Planar.distance(from: p, toRings: rings[b])
+            if d <= r { found.append(NearbyBuilding(buildingID: buildings[b].id, distance: (d * 100).rounded() / 100)) }
         }
+        found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
+        return Array(found.prefix(count))
     }
 }

@@ -21,6 +21,13 @@ public struct LinkerOptions: Sendable {
     public var streetSearchMeters = 150.0
     /// A building fronts a street whose segment lies within this many metres of it.
     public var frontageMeters = 40.0
+    /// Side of the square tiles the area is linked in (metres).
+    public var tileMeters = 3000.0
+    /// Features this far around a tile are seen by it (metres): more than every radius the
+    /// scoring looks at.
+    public var tileMarginMeters = 300.0
+    /// Parallel workers (default: one per core). The output does not depend on it.
+    public var workers: Int? = nil
     public init() {}
 }
 
@@ -90,6 +97,11 @@ public struct Linker: Sendable {
     /// A building that fronts no street of the address's name while such a street is near.
     static let wrongStreetPenalty = 4.0
 
+    /// Links every address. The area is cut into fixed tiles (`LinkerOptions.tileMeters`,
+    /// laid out from the data alone); each tile is linked in its own worker with its own GEOS
+    /// context, seeing the features within `LinkerOptions.tileMarginMeters` around it, and
+    /// decides the addresses inside it. The tiles do not depend on the number of workers, so
+    /// the output is the same at 1 or N workers.
     public func link(buildings: [Building], addresses: [Address], segments: [Segment]) throws -> LinkResult {
         var phases: [(String, Double)] = []
         let clock = ContinuousClock()
@@ -101,69 +113,121 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        let world = try LinkWorld(buildings: buildings, addresses: addresses, segments: segments, options: options)
-        phase("prepare")
+        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
+        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
+        phase("project")
+
+        let outcomes = TileOutcomes(count: tiles.tiles.count)
+        let workers = max(1, min(options.workers ?? ProcessInfo.processInfo.activeProcessorCount, tiles.tiles.count))
+        let next = TileCounter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let t = next.take(below: tiles.tiles.count) {
+                do {
+                    outcomes.set(t, .success(try linkTile(tiles.tiles[t], buildings: buildings, addresses: addresses,
+                                                          segments: segments, layers: layers)))
+                } catch {
+                    outcomes.set(t, .failure(error))
+                }
+            }
+        }
+        phase("link")
+
+        var links = [Link?](repeating: nil, count: addresses.count)
+        var assigned = [Int?](repeating: nil, count: addresses.count)
+        var repaired = [Bool](repeating: false, count: buildings.count)
+        var unmatched: [String: [NearbyBuilding]] = [:]
+        var farUnmatched: [Int] = []
+        for t in tiles.tiles.indices {
+            let o = try outcomes.get(t)
+            for r in o.links { links[r.address] = r.link; assigned[r.address] = r.building }
+            for b in o.repaired { repaired[b] = true }
+            for (a, near) in o.unmatched {
+                if let near { unmatched[addresses[a].id] = near } else { farUnmatched.append(a) }
+            }
+        }
+        if !farUnmatched.isEmpty {
+            for a in farUnmatched { unmatched[addresses[a].id] = layers.nearestBuildings(to: a, count: 3, buildings: buildings) }
+        }
+        var counts = [Int](repeating: 0, count: buildings.count)
+        for b in assigned { if let b { counts[b] += 1 } }
+        let summaries = buildings.indices.map { b in
+            BuildingLinks(buildingID: buildings[b].id, addressCount: counts[b],
+                          isMultiUnit: counts[b] > 1 || (counts[b] > 0 && LinkWorld.multiUnitByClass(buildings[b])))
+        }.sorted { $0.buildingID < $1.buildingID }
+        let sorted = links.map { $0! }.sorted { $0.addressID < $1.addressID }
+        phase("merge")
+        return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
+                          repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases)
+    }
+
+    struct TileLinks {
+        var links: [(address: Int, link: Link, building: Int?)] = []
+        /// Unmatched owned addresses with their three nearest buildings; nil when the tile's
+        /// context was too small to be sure of them.
+        var unmatched: [(Int, [NearbyBuilding]?)] = []
+        var repaired: [Int] = []
+    }
+
+    /// COVERS, then BUFFER/NEAREST with the regret-ordered assignment, for one tile. Returns
+    /// the links of the addresses the tile owns, in global indexes.
+    func linkTile(_ tile: TileGrid.Tile, buildings: [Building], addresses: [Address], segments: [Segment],
+                  layers: ProjectedLayers) throws -> TileLinks {
+        let bIdx = tile.buildings, aIdx = tile.addresses, sIdx = tile.segments
+        let world = try LinkWorld(
+            buildings: bIdx.map { buildings[$0] }, rings: bIdx.map { layers.rings[$0] },
+            addresses: aIdx.map { addresses[$0] }, points: aIdx.map { layers.points[$0] },
+            segments: sIdx.map { segments[$0] }, lines: sIdx.map { layers.lines[$0] }, options: options)
+        let tb = world.buildings, ta = world.addresses
 
         // Tier 1: COVERS for every address first.
-        var links = [Link?](repeating: nil, count: addresses.count)
-        var coverNumbers = [Set<String>](repeating: [], count: buildings.count)
-        for a in addresses.indices {
+        var links = [Link?](repeating: nil, count: ta.count)
+        var coverNumbers = [Set<String>](repeating: [], count: tb.count)
+        for a in ta.indices {
             if let b = try world.coveringBuilding(a) {
-                links[a] = Link(addressID: addresses[a].id, buildingID: buildings[b].id, method: .covers,
-                                confidence: 0, distance: 0, streetMatch: false)
+                links[a] = Link(addressID: ta[a].id, buildingID: tb[b].id, method: .covers, confidence: 0, distance: 0, streetMatch: false)
                 world.assigned[a] = b
                 coverNumbers[b].insert(world.houseKey(a))
             }
         }
-        for b in buildings.indices where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
-        phase("covers")
+        for b in tb.indices where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []
-        for a in addresses.indices where links[a] == nil {
-            let scored = try world.scoreCandidates(a, coverNumbers: coverNumbers)
-            pending.append((a, scored))
+        for a in ta.indices where links[a] == nil {
+            pending.append((a, try world.scoreCandidates(a, coverNumbers: coverNumbers)))
         }
-        let keys = addresses.indices.map(world.houseKey)
         let chosen = Assignment.resolve(
-            pending: pending, keys: keys, addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id),
-            multiUnit: buildings.indices.map { world.multiUnit[$0] || world.multiUnitByClass($0) },
+            pending: pending, keys: ta.indices.map(world.houseKey), addressIDs: ta.map(\.id), buildingIDs: tb.map(\.id),
+            multiUnit: tb.indices.map { world.multiUnit[$0] || LinkWorld.multiUnitByClass(tb[$0]) },
             claims: coverNumbers, penalty: Linker.occupiedPenalty)
         for (a, ch) in chosen {
             let best = ch.candidate
             world.assigned[a] = best.building
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
-            links[a] = Link(addressID: addresses[a].id, buildingID: buildings[best.building].id, method: method,
+            links[a] = Link(addressID: ta[a].id, buildingID: tb[best.building].id, method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
                                                           runnerUp: ch.runnerUp, directional: best.directional),
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
         }
-        phase("buffer+nearest")
 
-        // Street match and COVERS confidence.
-        var unmatched: [String: [NearbyBuilding]] = [:]
-        for a in addresses.indices {
+        // The tile's own addresses: street match, COVERS confidence, the unmatched.
+        var out = TileLinks()
+        for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
-                links[a] = l
+                out.links.append((global, l, bIdx[b]))
             } else {
-                unmatched[addresses[a].id] = try world.nearestBuildings(a, count: 3)
-                links[a] = Link(addressID: addresses[a].id, buildingID: nil, method: .none,
-                                confidence: 0, distance: 0, streetMatch: false)
+                out.links.append((global, Link(addressID: ta[a].id, buildingID: nil, method: .none, confidence: 0,
+                                               distance: 0, streetMatch: false), nil))
+                let near = try world.nearestBuildings(a, count: 3, within: tile.contextDistance(layers.points[global]))
+                out.unmatched.append((global, near.count == 3 ? near : nil))
             }
         }
-        var counts = [Int](repeating: 0, count: buildings.count)
-        for a in addresses.indices { if let b = world.assigned[a] { counts[b] += 1 } }
-        let summaries = buildings.indices.map { b in
-            BuildingLinks(buildingID: buildings[b].id, addressCount: counts[b],
-                          isMultiUnit: counts[b] > 1 || (counts[b] > 0 && world.multiUnitByClass(b)))
-        }.sorted { $0.buildingID < $1.buildingID }
-        phase("finish")
-
-        let sorted = links.map { $0! }.sorted { $0.addressID < $1.addressID }
-        return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
-                          repairedFootprints: world.repaired, phases: phases)
+        for (b, global) in bIdx.enumerated() where world.repairedFlags[b] && tile.owns(layers.boxes[global].center!) {
+            out.repaired.append(global)
+        }
+        return out
     }
 
     /// BUFFER/NEAREST confidence: a distance factor exp(-d/30 m), times a margin factor

@@ -57,6 +57,107 @@ public enum Planar {
         return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
     }
 
+    /// Distance between segments p1–p2 and q1–q2 (0 when they cross).
+    public static func segmentDistance(_ p1: Coord, _ p2: Coord, _ q1: Coord, _ q2: Coord) -> Double {
+        if segmentsIntersect(p1, p2, q1, q2) { return 0 }
+        let d1 = length(sub(p1, closestOnSegment(p1, q1, q2).0)), d2 = length(sub(p2, closestOnSegment(p2, q1, q2).0))
+        let d3 = length(sub(q1, closestOnSegment(q1, p1, p2).0)), d4 = length(sub(q2, closestOnSegment(q2, p1, p2).0))
+        return min(min(d1, d2), min(d3, d4))
+    }
+
+    /// True when some edge of `rings` comes within `d` of the polyline `line`.
+    public static func ringsNear(_ rings: [[Coord]], _ line: [Coord], within d: Double) -> Bool {
+        guard line.count > 1 else { return false }
+        for ring in rings where ring.count > 1 {
+            let rb = BBox(covering: ring).expanded(by: d)
+            for j in 0..<(line.count - 1) {
+                let q1 = line[j], q2 = line[j + 1]
+                let sb = BBox(minX: min(q1.x, q2.x), minY: min(q1.y, q2.y), maxX: max(q1.x, q2.x), maxY: max(q1.y, q2.y))
+                guard sb.intersects(rb) else { continue }
+                for i in 0..<(ring.count - 1) where segmentDistance(ring[i], ring[i + 1], q1, q2) <= d { return true }
+            }
+        }
+        return false
+    }
+
+    /// Distance from `p` to the nearest edge of `rings` (0 when covered).
+    public static func distance(from p: Coord, toRings rings: [[Coord]]) -> Double {
+        if covers(rings, p, tolerance: 0) { return 0 }
+        var best = Double.infinity
+        for r in rings where r.count > 1 {
+            for i in 0..<(r.count - 1) { best = min(best, length(sub(p, closestOnSegment(p, r[i], r[i + 1]).0))) }
+        }
+        return best
+    }
+
+    /// Signed area of a closed ring (shoelace; positive counter-clockwise), square units.
+    public static func ringArea(_ r: [Coord]) -> Double {
+        guard r.count > 2 else { return 0 }
+        var a = 0.0
+        for i in 0..<(r.count - 1) { a += cross(r[i], r[i + 1]) }
+        return a / 2
+    }
+
+    /// True when the point lies inside the area bounded by `rings` (crossing-number rule over
+    /// every ring, so holes and separate parts of a valid polygon count right) or within
+    /// `tolerance` of an edge: `covers` in the standard sense, boundary included.
+    public static func covers(_ rings: [[Coord]], _ p: Coord, tolerance: Double) -> Bool {
+        var inside = false
+        for ring in rings where ring.count > 1 {
+            for i in 0..<(ring.count - 1) {
+                let a = ring[i], b = ring[i + 1]
+                if length(sub(p, closestOnSegment(p, a, b).0)) <= tolerance { return true }
+                if (a.y > p.y) != (b.y > p.y) {
+                    let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)
+                    if p.x < x { inside.toggle() }
+                }
+            }
+        }
+        return inside
+    }
+
+    /// True for a closed ring of at least four positions, with area, whose edges meet only
+    /// where consecutive edges share a vertex: a valid polygon shell on its own. A
+    /// conservative fast path: false sends the caller to GEOS's full validity check.
+    public static func isSimpleRing(_ r: [Coord]) -> Bool {
+        let n = r.count - 1  // edges
+        guard n >= 3, r.first == r.last, n <= 64 else { return false }
+        var area2 = 0.0
+        for i in 0..<n {
+            area2 += cross(r[i], r[i + 1])
+            if r[i] == r[i + 1] { return false }
+        }
+        guard area2 != 0 else { return false }
+        for i in 0..<n {
+            for j in (i + 1)..<n {
+                let adjacent = j == i + 1 || (i == 0 && j == n - 1)
+                if adjacent {
+                    // Consecutive edges may only share their common vertex: no fold-back.
+                    let (a, b, c) = j == i + 1 ? (r[i], r[i + 1], r[j + 1]) : (r[j], r[0], r[1])
+                    if cross(sub(b, a), sub(c, b)) == 0 && dot(sub(b, a), sub(c, b)) < 0 { return false }
+                    continue
+                }
+                if segmentsTouch(r[i], r[i + 1], r[j], r[j + 1]) { return false }
+            }
+        }
+        return true
+    }
+
+    /// True when closed segments p1–p2 and q1–q2 share any point.
+    static func segmentsTouch(_ p1: Coord, _ p2: Coord, _ q1: Coord, _ q2: Coord) -> Bool {
+        let d1 = cross(sub(q2, q1), sub(p1, q1)), d2 = cross(sub(q2, q1), sub(p2, q1))
+        let d3 = cross(sub(p2, p1), sub(q1, p1)), d4 = cross(sub(p2, p1), sub(q2, p1))
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
+        func onSegment(_ a: Coord, _ b: Coord, _ p: Coord) -> Bool {
+            min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
+        }
+        if d1 == 0 && onSegment(q1, q2, p1) { return true }
+        if d2 == 0 && onSegment(q1, q2, p2) { return true }
+        if d3 == 0 && onSegment(p1, p2, q1) { return true }
+        if d4 == 0 && onSegment(p1, p2, q2) { return true }
+        return false
+    }
+
     @inlinable public static func rotate(_ v: Coord, radians a: Double) -> Coord {
         let c = cos(a), s = sin(a)
         return Coord(v.x * c - v.y * s, v.x * s + v.y * c)

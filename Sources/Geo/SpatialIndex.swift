@@ -22,6 +22,12 @@ public final class SpatialIndex {
         GEOSSTRtree_insert_r(context.handle, tree, g.ptr, UnsafeMutableRawPointer(bitPattern: item + 1))
     }
 
+    /// Indexes `item` by the envelope of a geometry the caller keeps (no copy is made).
+    public func insert(_ item: Int, geometry: Geometry) {
+        envelopes.append(geometry)
+        GEOSSTRtree_insert_r(context.handle, tree, geometry.ptr, UnsafeMutableRawPointer(bitPattern: item + 1))
+    }
+
     /// The items whose envelope intersects `box`, sorted ascending.
     public func query(_ box: BBox) throws(GEOSError) -> [Int] {
         let q = try Geometry.rectangle(context, box)

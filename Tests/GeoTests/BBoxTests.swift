@@ -18,3 +18,23 @@ import Testing
         #expect(!BBox.empty.intersects(a))
     }
 }
+
+@Suite struct ByteTextTests {
+    @Test(arguments: [(0.0, 2, "0.00"), (1.005, 2, "1.00"), (2.5, 0, "3"), (-0.0004, 3, "0.000"), (-12.3456, 2, "-12.35"),
+                      (0.999, 3, "0.999"), (1, 3, "1.000"), (123456.789, 1, "123456.8"), (0.05, 1, "0.1")])
+    func fixedDecimals(_ v: Double, _ d: Int, _ text: String) {
+        var b = ByteText()
+        b.appendFixed(v, d)
+        #expect(b.string == text)
+    }
+
+    @Test func agreesWithPrintfOnManyValues() {
+        var rng = SeededRandom(seed: 3)
+        for _ in 0..<2000 {
+            let v = Double(Int.random(in: -10_000_000...10_000_000, using: &rng)) / 1000 + 0.0001
+            var b = ByteText()
+            b.appendFixed(v, 2)
+            #expect(b.string == LinkTable.format(v, 2), "\\(v)")
+        }
+    }
+}

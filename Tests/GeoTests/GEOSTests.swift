@@ -89,3 +89,36 @@ import Testing
         #expect(throws: ProjError.self) { try Projection(pipeline: "+proj=nonsense") }
     }
 }
+
+@Suite struct PlanarTests {
+    let ctx = GEOSContext()
+
+    /// The fast paths agree with GEOS on random small rings, valid and not.
+    @Test func simpleRingAgreesWithGEOSValidity() throws {
+        var rng = SeededRandom(seed: 11)
+        var checked = 0
+        for _ in 0..<3000 {
+            let n = Int.random(in: 3...7, using: &rng)
+            var ring = (0..<n).map { _ in Coord(Double(Int.random(in: 0...6, using: &rng)), Double(Int.random(in: 0...6, using: &rng))) }
+            ring.append(ring[0])
+            let g = try Geometry.polygon(ctx, [PolygonCoords(rings: [ring])])
+            if Planar.isSimpleRing(ring) {
+                #expect(g.isValid, "\(ring)")
+                #expect(abs(abs(Planar.ringArea(ring)) - (try g.area())) < 1e-9)
+                checked += 1
+            }
+        }
+        #expect(checked > 200)
+    }
+
+    @Test func coversAgreesWithGEOS() throws {
+        let poly = try Geometry.fromWKT(ctx, "POLYGON((0 0,10 0,10 10,0 10,0 0),(4 4,6 4,6 6,4 6,4 4))")
+        let rings = poly.polygons()[0].rings
+        let prepared = try PreparedGeometry(poly)
+        var rng = SeededRandom(seed: 5)
+        for _ in 0..<2000 {
+            let p = Coord(Double(Int.random(in: -4...28, using: &rng)) / 2, Double(Int.random(in: -4...28, using: &rng)) / 2)
+            #expect(Planar.covers(rings, p, tolerance: 1e-9) == (try prepared.covers(Geometry.point(ctx, p))), "\(p)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Every feature projected once to the local metric CRS (see `Projection.localMetric`),
+/// centred on the data: rings per building, points per address, lines per segment.
+struct ProjectedLayers: Sendable {
+    let rings: [[[Coord]]]
+    let boxes: [BBox]
+    let points: [Coord]
+    let lines: [[Coord]]
+    let lineBoxes: [BBox]
+
+    init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
+        var extent = BBox.empty
+        for b in buildings { extent.expand(b.bbox) }
+        for a in addresses { extent.expand(a.point) }
+        let origin = extent.isEmpty ? Coord(0, 0) : Coord((extent.minX + extent.maxX) / 2, (extent.minY + extent.maxY) / 2)
+        let projection = try Projection.localMetric(around: origin)
+
+        var flat: [Coord] = []
+        for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
+        try projection.forward(&flat)
+        var k = 0
+        var rings: [[[Coord]]] = [], boxes: [BBox] = []
+        rings.reserveCapacity(buildings.count)
+        boxes.reserveCapacity(buildings.count)
+        for b in buildings {
+            var all: [[Coord]] = []
+            for p in b.polygons { for r in p.rings { all.append(Array(flat[k..<(k + r.count)])); k += r.count } }
+            boxes.append(BBox(covering: all.lazy.flatMap { $0 }))
+            rings.append(all)
+        }
+        var points = addresses.map(\.point)
+        try projection.forward(&points)
+        flat = segments.flatMap(\.line)
+        try projection.forward(&flat)
+        k = 0
+        var lines: [[Coord]] = []
+        for s in segments { lines.append(Array(flat[k..<(k + s.line.count)])); k += s.line.count }
+        self.rings = rings
+        self.boxes = boxes
+        self.points = points
+        self.lines = lines
+        self.lineBoxes = lines.map { BBox(covering: $0) }
+    }
+
+    /// The `count` footprints nearest address `a` at any distance, by a scan of every
+    /// footprint (for the rare address far from all of them).
+    func nearestBuildings(to a: Int, count: Int, buildings: [Building]) -> [NearbyBuilding] {
+        let p = points[a]
+        func boxDistance(_ b: BBox) -> Double {
+            let dx = max(b.minX - p.x, 0, p.x - b.maxX), dy = max(b.minY - p.y, 0, p.y - b.maxY)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let order = boxes.indices.sorted { boxDistance(boxes[$0]) < boxDistance(boxes[$1]) }
+        var found: [NearbyBuilding] = []
+        for b in order {
+            if found.count >= count, boxDistance(boxes[b]) > found[count - 1].distance { break }
+            let d = Planar.distance(from: p, toRings: rings[b])
+            found.append(NearbyBuilding(buildingID: buildings[b].id, distance: (d * 100).rounded() / 100))
+            found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
+        }
+        return Array(found.prefix(count))
+    }
+}
+
+/// Square tiles over the data, fixed by the data alone: tile (i, j) owns the addresses whose
+/// point, and the buildings whose box centre, fall in it, and sees every feature within the
+/// margin around it.
+struct TileGrid: Sendable {
+    struct Tile: Sendable {
+        var cell: Cell
+        let grid: Geometry2D
+        var buildings: [Int] = []
+        var addresses: [Int] = []
+        var segments: [Int] = []
+
+        func owns(_ p: Coord) -> Bool { grid.cell(of: p) == cell }
+        /// How far `p` lies inside the tile's context box (metres).
+        func contextDistance(_ p: Coord) -> Double {
+            let c = grid.contextBox(cell)
+            return min(min(p.x - c.minX, c.maxX - p.x), min(p.y - c.minY, c.maxY - p.y))
+        }
+    }
+    struct Cell: Hashable, Sendable, Comparable {
+        var i: Int, j: Int
+        static func < (l: Cell, r: Cell) -> Bool { (l.j, l.i) < (r.j, r.i) }
+    }
+    struct Geometry2D: Sendable {
+        var originX: Double, originY: Double, size: Double, margin: Double
+        func cell(of p: Coord) -> Cell { Cell(i: Int(((p.x - originX) / size).rounded(.down)), j: Int(((p.y - originY) / size).rounded(.down))) }
+        func contextBox(_ c: Cell) -> BBox {
+            BBox(minX: originX + Double(c.i) * size - margin, minY: originY + Double(c.j) * size - margin,
+                 maxX: originX + Double(c.i + 1) * size + margin, maxY: originY + Double(c.j + 1) * size + margin)
+        }
+        /// The cells whose context box meets `b`.
+        func cells(meeting b: BBox) -> [Cell] {
+            let lo = cell(of: Coord(b.minX - margin, b.minY - margin)), hi = cell(of: Coord(b.maxX + margin, b.maxY + margin))
+            var out: [Cell] = []
+            for j in lo.j...hi.j { for i in lo.i...hi.i { out.append(Cell(i: i, j: j)) } }
+            return out
+        }
+    }
+
+    let tiles: [Tile]
+
+    init(layers: ProjectedLayers, tile size: Double, margin: Double) {
+        var extent = BBox.empty
+        for p in layers.points { extent.expand(p) }
+        for b in layers.boxes { extent.expand(b) }
+        let g = Geometry2D(originX: extent.isEmpty ? 0 : extent.minX, originY: extent.isEmpty ? 0 : extent.minY,
+                           size: size, margin: margin)
+        var byCell: [Cell: Int] = [:]
+        var tiles: [Tile] = []
+        func tileIndex(_ c: Cell) -> Int {
+            if let t = byCell[c] { return t }
+            byCell[c] = tiles.count
+            tiles.append(Tile(cell: c, grid: g))
+            return tiles.count - 1
+        }
+        // Tiles exist where something is owned.
+        for p in layers.points { _ = tileIndex(g.cell(of: p)) }
+        for b in layers.boxes where !b.isEmpty { _ = tileIndex(g.cell(of: b.center!)) }
+        for (a, p) in layers.points.enumerated() {
+            for c in g.cells(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { if let t = byCell[c] { tiles[t].addresses.append(a) } }
+        }
+        for (b, box) in layers.boxes.enumerated() where !box.isEmpty {
+            for c in g.cells(meeting: box) { if let t = byCell[c] { tiles[t].buildings.append(b) } }
+        }
+        for (s, box) in layers.lineBoxes.enumerated() where !box.isEmpty {
+            let lo = g.cell(of: Coord(box.minX - margin, box.minY - margin)), hi = g.cell(of: Coord(box.maxX + margin, box.maxY + margin))
+            // A very long segment: visit only the tiles that exist.
+            if (hi.i - lo.i + 1) * (hi.j - lo.j + 1) > byCell.count {
+                for (c, t) in byCell where c.i >= lo.i && c.i <= hi.i && c.j >= lo.j && c.j <= hi.j { tiles[t].segments.append(s) }
+            } else {
+                for c in g.cells(meeting: box) { if let t = byCell[c] { tiles[t].segments.append(s) } }
+            }
+        }
+        for t in tiles.indices { tiles[t].segments.sort() }
+        self.tiles = tiles.sorted { $0.cell < $1.cell }
+    }
+}
+
+/// Results of the tiles, filled by the workers.
+final class TileOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<Linker.TileLinks, Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<Linker.TileLinks, Error>) { lock.lock(); results[i] = r; lock.unlock() }
+    func get(_ i: Int) throws -> Linker.TileLinks {
+        lock.lock(); defer { lock.unlock() }
+        return try results[i]!.get()
+    }
+}
+
+/// Hands out tile numbers to workers, each once.
+final class TileCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    func take(below n: Int) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard next < n else { return nil }
+        next += 1
+        return next - 1
+    }
+}
