@@ -7,8 +7,9 @@ struct Assignment {
     struct Choice { var candidate: Candidate; var cost: Double; var runnerUp: Double }
 
     /// `keys[a]`: the house key of address a. `claims`: keys already on each building (COVERS).
-    static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressIDs: [String],
-                        buildingIDs: [String], multiUnit: [Bool], claims initial: [Set<String>],
+    /// `addressRank`/`buildingRank`: each feature's place in id order (ties are broken by id).
+    static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressRank: [Int32],
+                        buildingRank: [Int32], multiUnit: [Bool], claims initial: [Set<String>],
                         penalty: Double) -> [Int: Choice] {
         var claims = initial
         var byBuilding: [Int: [Int]] = [:]  // building → pending slots
@@ -23,7 +24,7 @@ struct Assignment {
                 let held = claims[c.building]
                 if !multiUnit[c.building], !held.isEmpty, !held.contains(keys[a]) { cost += penalty }
                 if let b = best {
-                    if cost < b.cost || (cost == b.cost && buildingIDs[c.building] < buildingIDs[b.candidate.building]) {
+                    if cost < b.cost || (cost == b.cost && buildingRank[c.building] < buildingRank[b.candidate.building]) {
                         second = b.cost
                         best = Choice(candidate: c, cost: cost, runnerUp: 0)
                     } else {
@@ -42,7 +43,7 @@ struct Assignment {
         var done = [Bool](repeating: false, count: pending.count)
         func push(_ slot: Int) {
             guard let ch = evaluate(slot) else { done[slot] = true; return }
-            heap.push(Entry(regret: ch.runnerUp - ch.cost, cost: ch.cost, id: addressIDs[pending[slot].address],
+            heap.push(Entry(regret: ch.runnerUp - ch.cost, cost: ch.cost, id: addressRank[pending[slot].address],
                             slot: slot, version: version[slot]))
         }
         for slot in pending.indices { push(slot) }
@@ -63,7 +64,7 @@ struct Assignment {
     }
 
     struct Entry: Comparable {
-        var regret: Double, cost: Double, id: String, slot: Int, version: Int
+        var regret: Double, cost: Double, id: Int32, slot: Int, version: Int
         /// "Less" pops first: larger regret, then smaller cost, then smaller id.
         static func < (l: Entry, r: Entry) -> Bool {
             if l.regret != r.regret { return l.regret > r.regret }

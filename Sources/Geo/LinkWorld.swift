@@ -5,9 +5,9 @@ import Foundation
 final class LinkWorld {
     let options: LinkerOptions
     let context = GEOSContext()
-    let buildings: [Building]
-    let addresses: [Address]
-    let segments: [Segment]
+    /// Global indexes of this world's buildings, addresses and segments.
+    let bIdx: [Int], aIdx: [Int], sIdx: [Int]
+    let attrs: FeatureAttributes
 
     /// Projected footprint rings per building (all parts' rings together).
     var rings: [[[Coord]]] = []
@@ -41,56 +41,58 @@ final class LinkWorld {
     var frontageRoad: [Bool] = []
     let segmentIndex: SpatialIndex
 
-    /// A world over one tile's features, already projected (`rings`, `points`, `lines` are
-    /// parallel to `buildings`, `addresses`, `segments`).
-    init(buildings: [Building], rings: [[[Coord]]], addresses: [Address], points: [Coord],
-         segments: [Segment], lines: [[Coord]], options: LinkerOptions) throws {
+    /// A world over one tile's features (global indexes), already projected.
+    init(tile bIdx: [Int], _ aIdx: [Int], _ sIdx: [Int], buildings: [Building], layers: ProjectedLayers,
+         attrs: FeatureAttributes, options: LinkerOptions) throws {
         self.options = options
-        self.buildings = buildings
-        self.addresses = addresses
-        self.segments = segments
-        prepared = Array(repeating: nil, count: buildings.count)
-        coverCount = Array(repeating: 0, count: addresses.count)
-        assigned = Array(repeating: nil, count: addresses.count)
-        multiUnit = Array(repeating: false, count: buildings.count)
-        repairedFlags = Array(repeating: false, count: buildings.count)
+        self.bIdx = bIdx; self.aIdx = aIdx; self.sIdx = sIdx
+        self.attrs = attrs
+        prepared = Array(repeating: nil, count: bIdx.count)
+        coverCount = Array(repeating: 0, count: aIdx.count)
+        assigned = Array(repeating: nil, count: aIdx.count)
+        multiUnit = Array(repeating: false, count: bIdx.count)
+        repairedFlags = Array(repeating: false, count: bIdx.count)
 
-        self.rings.reserveCapacity(buildings.count)
+        rings.reserveCapacity(bIdx.count)
         buildingIndex = try SpatialIndex(context)
-        for i in buildings.indices {
-            var all = rings[i]
-            var g = try Geometry.polygon(context, LinkWorld.parts(of: buildings[i], rings: all))
-            let simple = all.count == 1 && buildings[i].polygons.count == 1 && Planar.isSimpleRing(all[0])
+        for (i, global) in bIdx.enumerated() {
+            var all = layers.rings[global]
+            let parts = buildings[global].polygons
+            var g = try Geometry.polygon(context, LinkWorld.parts(of: parts, rings: all))
+            let simple = all.count == 1 && parts.count == 1 && Planar.isSimpleRing(all[0])
             if !simple && !g.isValid {
                 g = try g.makeValid().polygonalPart()
                 repairedFlags[i] = true
                 all = g.polygons().flatMap(\.rings)
             }
-            self.rings.append(all)
+            rings.append(all)
             footprints.append(g)
             areas.append(simple ? abs(Planar.ringArea(all[0])) : try g.area())
-            buildingBoxes.append(BBox(covering: all.lazy.flatMap { $0 }))
+            buildingBoxes.append(simple ? layers.boxes[global] : BBox(covering: all.lazy.flatMap { $0 }))
             buildingIndex.insert(i, geometry: g)
         }
 
-        self.points = points
+        points = aIdx.map { layers.points[$0] }
         addressIndex = try SpatialIndex(context)
         for (i, q) in points.enumerated() { addressIndex.insert(i, geometry: try Geometry.point(context, q)) }
-        streetKeys = addresses.map { StreetName.normalize($0.street) }
+        streetKeys = aIdx.map { attrs.streetKeys[$0] }
 
         segmentIndex = try SpatialIndex(context)
-        self.lines = lines
-        for (i, s) in segments.enumerated() {
-            segmentKeys.append(StreetName.normalize(s.name))
-            frontageRoad.append(LinkWorld.isFrontageRoad(s))
-            try segmentIndex.insert(i, BBox(covering: lines[i]))
-        }
+        lines = sIdx.map { layers.lines[$0] }
+        segmentKeys = sIdx.map { attrs.segmentKeys[$0] }
+        frontageRoad = sIdx.map { attrs.frontage[$0] }
+        for (i, global) in sIdx.enumerated() { try segmentIndex.insert(i, layers.lineBoxes[global]) }
     }
 
+    func buildingID(_ b: Int) -> String { attrs.buildingIDs[bIdx[b]] }
+    func addressID(_ a: Int) -> String { attrs.addressIDs[aIdx[a]] }
+    func buildingRank(_ b: Int) -> Int32 { attrs.buildingRank[bIdx[b]] }
+    func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] }
+
     /// The projected rings regrouped into the building's parts.
-    static func parts(of b: Building, rings: [[Coord]]) -> [PolygonCoords] {
+    static func parts(of polygons: [PolygonCoords], rings: [[Coord]]) -> [PolygonCoords] {
         var out: [PolygonCoords] = [], k = 0
-        for p in b.polygons { out.append(PolygonCoords(rings: Array(rings[k..<(k + p.rings.count)]))); k += p.rings.count }
+        for p in polygons { out.append(PolygonCoords(rings: Array(rings[k..<(k + p.rings.count)]))); k += p.rings.count }
         return out
     }
 
@@ -113,7 +115,7 @@ final class LinkWorld {
 
     /// Number and unit: two addresses with the same key are one household's.
     func houseKey(_ a: Int) -> String {
-        "\(addresses[a].number ?? "")|\(addresses[a].unit ?? "")|\(streetKeys[a] ?? "")"
+        attrs.houseKeys[aIdx[a]]
     }
 
     static func multiUnitByClass(_ b: Building) -> Bool {
@@ -136,10 +138,10 @@ final class LinkWorld {
             guard Planar.covers(rings[b], p, tolerance: LinkWorld.coverTolerance) else { continue }
             n += 1
             guard let cur = best else { best = b; continue }
-            let ko = buildings[b].isOutbuilding, co = buildings[cur].isOutbuilding
+            let ko = isOutbuilding(b), co = isOutbuilding(cur)
             if ko != co { if !ko { best = b }; continue }
             if areas[b] != areas[cur] { if areas[b] < areas[cur] { best = b }; continue }
-            if buildings[b].id < buildings[cur].id { best = b }
+            if buildingRank(b) < buildingRank(cur) { best = b }
         }
         coverCount[a] = n
         return best
@@ -184,7 +186,7 @@ final class LinkWorld {
             if d <= r { near.append((b, d)) }
         }
         guard !near.isEmpty else { return [] }
-        near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildings[$0.0].id < buildings[$1.0].id }
+        near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildingRank($0.0) < buildingRank($1.0) }
 
         var dir: Coord? = nil
         var expectedX: Double? = nil
@@ -224,7 +226,7 @@ final class LinkWorld {
                 let x = Planar.dot(Planar.sub(c, p), t)
                 cost += Linker.numberOrderCost * min(abs(x - expectedX), Linker.numberOrderCap)
             }
-            if buildings[b].isOutbuilding { cost += Linker.outbuildingPenalty }
+            if isOutbuilding(b) { cost += Linker.outbuildingPenalty }
             if !multiUnit[b], !coverNumbers[b].isEmpty, !coverNumbers[b].contains(key) { cost += Linker.occupiedPenalty }
             if cost < bound + Linker.occupiedPenalty, d > 0 {
                 let (_, q) = try pt.nearestPoints(to: footprints[b])
@@ -233,7 +235,7 @@ final class LinkWorld {
             bound = min(bound, cost)
             out.append(Candidate(building: b, distance: d, cost: cost, directional: dir != nil))
         }
-        out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildings[$0.building].id < buildings[$1.building].id }
+        out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
         return out
     }
 
@@ -241,12 +243,12 @@ final class LinkWorld {
     /// street behind the point) the house number should stand, from the numbers of addresses
     /// of the same street on the same side within the house-number radius.
     func expectedAlongStreet(_ a: Int, away u: Coord) throws -> Double? {
-        guard let key = streetKeys[a], let n = HouseNumbers.value(addresses[a].number) else { return nil }
+        guard let key = streetKeys[a], let n = attrs.numbers[aIdx[a]] else { return nil }
         let p = points[a], r = Linker.numberRadius
         let t = Coord(-u.y, u.x)
         var pairs: [(x: Double, n: Double)] = []
         for j in try addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            guard streetKeys[j] == key, let nj = HouseNumbers.value(addresses[j].number) else { continue }
+            guard streetKeys[j] == key, let nj = attrs.numbers[aIdx[j]] else { continue }
             let v = Planar.sub(points[j], p)
             // Same side: not across the street (the street lies behind p, at -u).
             guard Planar.dot(v, v) <= r * r, Planar.dot(v, u) > -8 else { continue }
@@ -272,7 +274,7 @@ final class LinkWorld {
         var found: [NearbyBuilding] = []
         for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
             let d = Planar.distance(from: p, toRings: rings[b])
-            if d <= r { found.append(NearbyBuilding(buildingID: buildings[b].id, distance: (d * 100).rounded() / 100)) }
+            if d <= r { found.append(NearbyBuilding(buildingID: buildingID(b), distance: (d * 100).rounded() / 100)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
         return Array(found.prefix(count))

@@ -115,6 +115,7 @@ public struct Linker: Sendable {
 
         let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
         let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
+        let attrs = FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments)
         phase("project")
 
         let outcomes = TileOutcomes(count: tiles.tiles.count)
@@ -123,8 +124,7 @@ public struct Linker: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let t = next.take(below: tiles.tiles.count) {
                 do {
-                    outcomes.set(t, .success(try linkTile(tiles.tiles[t], buildings: buildings, addresses: addresses,
-                                                          segments: segments, layers: layers)))
+                    outcomes.set(t, .success(try linkTile(tiles.tiles[t], buildings: buildings, layers: layers, attrs: attrs)))
                 } catch {
                     outcomes.set(t, .failure(error))
                 }
@@ -142,19 +142,23 @@ public struct Linker: Sendable {
             for r in o.links { links[r.address] = r.link; assigned[r.address] = r.building }
             for b in o.repaired { repaired[b] = true }
             for (a, near) in o.unmatched {
-                if let near { unmatched[addresses[a].id] = near } else { farUnmatched.append(a) }
+                if let near { unmatched[attrs.addressIDs[a]] = near } else { farUnmatched.append(a) }
             }
         }
         if !farUnmatched.isEmpty {
-            for a in farUnmatched { unmatched[addresses[a].id] = layers.nearestBuildings(to: a, count: 3, buildings: buildings) }
+            for a in farUnmatched { unmatched[attrs.addressIDs[a]] = layers.nearestBuildings(to: a, count: 3, ids: attrs.buildingIDs) }
         }
         var counts = [Int](repeating: 0, count: buildings.count)
         for b in assigned { if let b { counts[b] += 1 } }
-        let summaries = buildings.indices.map { b in
-            BuildingLinks(buildingID: buildings[b].id, addressCount: counts[b],
-                          isMultiUnit: counts[b] > 1 || (counts[b] > 0 && LinkWorld.multiUnitByClass(buildings[b])))
-        }.sorted { $0.buildingID < $1.buildingID }
-        let sorted = links.map { $0! }.sorted { $0.addressID < $1.addressID }
+        var byRank = [Int](repeating: 0, count: buildings.count)
+        for b in buildings.indices { byRank[Int(attrs.buildingRank[b])] = b }
+        let summaries = byRank.map { b in
+            BuildingLinks(buildingID: attrs.buildingIDs[b], addressCount: counts[b],
+                          isMultiUnit: counts[b] > 1 || (counts[b] > 0 && attrs.multiUnitClass[b]))
+        }
+        var addressByRank = [Int](repeating: 0, count: addresses.count)
+        for a in addresses.indices { addressByRank[Int(attrs.addressRank[a])] = a }
+        let sorted = addressByRank.map { links[$0]! }
         phase("merge")
         return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
                           repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases)
@@ -170,41 +174,39 @@ public struct Linker: Sendable {
 
     /// COVERS, then BUFFER/NEAREST with the regret-ordered assignment, for one tile. Returns
     /// the links of the addresses the tile owns, in global indexes.
-    func linkTile(_ tile: TileGrid.Tile, buildings: [Building], addresses: [Address], segments: [Segment],
-                  layers: ProjectedLayers) throws -> TileLinks {
-        let bIdx = tile.buildings, aIdx = tile.addresses, sIdx = tile.segments
-        let world = try LinkWorld(
-            buildings: bIdx.map { buildings[$0] }, rings: bIdx.map { layers.rings[$0] },
-            addresses: aIdx.map { addresses[$0] }, points: aIdx.map { layers.points[$0] },
-            segments: sIdx.map { segments[$0] }, lines: sIdx.map { layers.lines[$0] }, options: options)
-        let tb = world.buildings, ta = world.addresses
+    func linkTile(_ tile: TileGrid.Tile, buildings: [Building], layers: ProjectedLayers,
+                  attrs: FeatureAttributes) throws -> TileLinks {
+        let bIdx = tile.buildings, aIdx = tile.addresses
+        let world = try LinkWorld(tile: bIdx, aIdx, tile.segments, buildings: buildings, layers: layers, attrs: attrs, options: options)
+        let nb = bIdx.count, na = aIdx.count
 
         // Tier 1: COVERS for every address first.
-        var links = [Link?](repeating: nil, count: ta.count)
-        var coverNumbers = [Set<String>](repeating: [], count: tb.count)
-        for a in ta.indices {
+        var links = [Link?](repeating: nil, count: na)
+        var coverNumbers = [Set<String>](repeating: [], count: nb)
+        for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
-                links[a] = Link(addressID: ta[a].id, buildingID: tb[b].id, method: .covers, confidence: 0, distance: 0, streetMatch: false)
+                links[a] = Link(addressID: world.addressID(a), buildingID: world.buildingID(b), method: .covers, confidence: 0, distance: 0, streetMatch: false)
                 world.assigned[a] = b
                 coverNumbers[b].insert(world.houseKey(a))
             }
         }
-        for b in tb.indices where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
+        for b in 0..<nb where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []
-        for a in ta.indices where links[a] == nil {
+        for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a, coverNumbers: coverNumbers)))
         }
         let chosen = Assignment.resolve(
-            pending: pending, keys: ta.indices.map(world.houseKey), addressIDs: ta.map(\.id), buildingIDs: tb.map(\.id),
-            multiUnit: tb.indices.map { world.multiUnit[$0] || LinkWorld.multiUnitByClass(tb[$0]) },
+            pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
+            buildingRank: bIdx.map { attrs.buildingRank[$0] },
+            multiUnit: (0..<nb).map { world.multiUnit[$0] || attrs.multiUnitClass[bIdx[$0]] },
             claims: coverNumbers, penalty: Linker.occupiedPenalty)
         for (a, ch) in chosen {
             let best = ch.candidate
             world.assigned[a] = best.building
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
-            links[a] = Link(addressID: ta[a].id, buildingID: tb[best.building].id, method: method,
+            links[a] = Link(addressID: world.addressID(a), buildingID: world.buildingID(best.building), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
                                                           runnerUp: ch.runnerUp, directional: best.directional),
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
@@ -218,7 +220,7 @@ public struct Linker: Sendable {
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
                 out.links.append((global, l, bIdx[b]))
             } else {
-                out.links.append((global, Link(addressID: ta[a].id, buildingID: nil, method: .none, confidence: 0,
+                out.links.append((global, Link(addressID: world.addressID(a), buildingID: nil, method: .none, confidence: 0,
                                                distance: 0, streetMatch: false), nil))
                 let near = try world.nearestBuildings(a, count: 3, within: tile.contextDistance(layers.points[global]))
                 out.unmatched.append((global, near.count == 3 ? near : nil))

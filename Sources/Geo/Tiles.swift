@@ -45,7 +45,7 @@ struct ProjectedLayers: Sendable {
 
     /// The `count` footprints nearest address `a` at any distance, by a scan of every
     /// footprint (for the rare address far from all of them).
-    func nearestBuildings(to a: Int, count: Int, buildings: [Building]) -> [NearbyBuilding] {
+    func nearestBuildings(to a: Int, count: Int, ids: [String]) -> [NearbyBuilding] {
         let p = points[a]
         func boxDistance(_ b: BBox) -> Double {
             let dx = max(b.minX - p.x, 0, p.x - b.maxX), dy = max(b.minY - p.y, 0, p.y - b.maxY)
@@ -56,10 +56,38 @@ struct ProjectedLayers: Sendable {
         for b in order {
             if found.count >= count, boxDistance(boxes[b]) > found[count - 1].distance { break }
             let d = Planar.distance(from: p, toRings: rings[b])
-            found.append(NearbyBuilding(buildingID: buildings[b].id, distance: (d * 100).rounded() / 100))
+            found.append(NearbyBuilding(buildingID: ids[b], distance: (d * 100).rounded() / 100))
             found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
         }
         return Array(found.prefix(count))
+    }
+}
+
+/// What the linker reads of each feature, computed once for all tiles: ids and their rank in
+/// id order (for tie-breaking and sorting), street keys, house keys, numbers, flags.
+struct FeatureAttributes: Sendable {
+    let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], multiUnitClass: [Bool]
+    let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
+    let segmentKeys: [String?], frontage: [Bool]
+
+    init(buildings: [Building], addresses: [Address], segments: [Segment]) {
+        func ranks(_ ids: [String]) -> [Int32] {
+            var r = [Int32](repeating: 0, count: ids.count)
+            for (n, i) in ids.indices.sorted(by: { ids[$0] < ids[$1] }).enumerated() { r[i] = Int32(n) }
+            return r
+        }
+        buildingIDs = buildings.map(\.id)
+        buildingRank = ranks(buildingIDs)
+        outbuilding = buildings.map(\.isOutbuilding)
+        multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
+        addressIDs = addresses.map(\.id)
+        addressRank = ranks(addressIDs)
+        let keys = addresses.map { StreetName.normalize($0.street) }
+        streetKeys = keys
+        houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
+        numbers = addresses.map { HouseNumbers.value($0.number) }
+        segmentKeys = segments.map { StreetName.normalize($0.name) }
+        frontage = segments.map(LinkWorld.isFrontageRoad)
     }
 }
 

@@ -107,10 +107,32 @@ struct LoadedInputs {
 
     static func load(_ input: InputOptions) throws -> LoadedInputs {
         let opts = input.loadOptions
-        let b = try loadBuildings(input.buildings, options: opts)
-        let a = try loadAddresses(input.addresses, options: opts)
-        let s = try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts)
-        return LoadedInputs(buildings: b, addresses: a, segments: s)
+        let box = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 3) { layer in
+            do {
+                switch layer {
+                case 0: box.set(buildings: try loadBuildings(input.buildings, options: opts))
+                case 1: box.set(addresses: try loadAddresses(input.addresses, options: opts))
+                default: box.set(segments: try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts))
+                }
+            } catch { box.fail(layer, error) }
+        }
+        return try box.result()
+    }
+
+    /// Collects the three layers read on separate threads; the first error by layer order wins.
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var b: Loaded<Building>?, a: Loaded<Address>?, s: Loaded<Segment>?
+        private var errors: [Int: Error] = [:]
+        func set(buildings: Loaded<Building>) { lock.lock(); b = buildings; lock.unlock() }
+        func set(addresses: Loaded<Address>) { lock.lock(); a = addresses; lock.unlock() }
+        func set(segments: Loaded<Segment>) { lock.lock(); s = segments; lock.unlock() }
+        func fail(_ layer: Int, _ e: Error) { lock.lock(); errors[layer] = e; lock.unlock() }
+        func result() throws -> LoadedInputs {
+            if let first = errors.keys.sorted().first { throw errors[first]! }
+            return LoadedInputs(buildings: b!, addresses: a!, segments: s!)
+        }
     }
 }
 
