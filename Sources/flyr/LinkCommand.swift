@@ -106,7 +106,30 @@ struct LoadedInputs {
         let b = try loadBuildings(input.buildings, options: opts)
         let a = try loadAddresses(input.addresses, options: opts)
         let s = try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts)
-        return LoadedInputs(buildings: b, addresses: a, segments: s)
+        let loaded = LoadedInputs(buildings: b, addresses: a, segments: s)
+        for w in loaded.warnings(input) { Log.warning(w) }
+        return loaded
+    }
+
+    /// Empty layers, and addresses far from the buildings (swapped ordinates, another city).
+    func warnings(_ input: InputOptions) -> [String] {
+        var out: [String] = []
+        let within = input.bbox == nil ? "" : " within the bbox"
+        for (name, paths, count) in [("buildings", input.buildings, buildings.features.count),
+                                     ("addresses", input.addresses, addresses.features.count),
+                                     ("segments", input.segments, segments.features.count)] where !paths.isEmpty && count == 0 {
+            out.append("\(paths.joined(separator: ", ")): no \(name)\(within)")
+        }
+        let files = input.addresses.joined(separator: ", ")
+        switch ExtentCheck.check(buildings: buildings.features, addresses: addresses.features) {
+        case .swapped(let outside, let total):
+            out.append("\(files): \(outside) of \(total) addresses lie far outside the buildings' extent; "
+                       + "longitude and latitude may be swapped (GeoJSON positions are [longitude, latitude])")
+        case .outside(let outside, let total):
+            out.append("\(files): \(outside) of \(total) addresses lie more than \(ExtentCheck.margin)° outside the buildings' extent")
+        case nil: break
+        }
+        return out
     }
 }
 
