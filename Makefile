@@ -5,7 +5,7 @@ SWIFT ?= swift
 SAMPLE := samples/queens-village
 OUT := out
 
-.PHONY: demo test bench deps build release clean
+.PHONY: demo test bench deps build release clean fuzz fuzz-build
 
 deps:
 	@scripts/install-deps.sh build
@@ -34,5 +34,25 @@ bench: release
 	@scripts/install-deps.sh bench
 	python3 bench/bench.py
 
+# libFuzzer targets (fuzz/): the GeoJSON reader and the style parser, each for FUZZ_SECONDS,
+# seeded from the bad-input corpus and the styles; new inputs and crashes go to $(FUZZ_DIR).
+FUZZ_SECONDS ?= 600
+FUZZ_DIR := .build-fuzz
+FUZZ_FLAGS := -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --scratch-path $(FUZZ_DIR)
+
+fuzz-build: deps
+	FLYR_FUZZ=1 $(SWIFT) build $(FUZZ_FLAGS) --product FuzzGeoJSON
+	FLYR_FUZZ=1 $(SWIFT) build $(FUZZ_FLAGS) --product FuzzStyle
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/corpus-geojson $(FUZZ_DIR)/corpus-style $(FUZZ_DIR)/artifacts
+	@mkdir -p $(FUZZ_DIR)/seeds-geojson $(FUZZ_DIR)/seeds-style
+	cp Tests/Fixtures/bad/*.geojson Tests/Fixtures/bad/*.geojsonseq fuzz/seeds/geojson/* $(FUZZ_DIR)/seeds-geojson/
+	cp Tests/Fixtures/bad/style-*.json styles/*.json fuzz/seeds/style/* $(FUZZ_DIR)/seeds-style/
+	$(FUZZ_DIR)/debug/FuzzGeoJSON $(FUZZ_DIR)/corpus-geojson $(FUZZ_DIR)/seeds-geojson -max_len=16384 -rss_limit_mb=2048 \
+	  -timeout=10 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/geojson-
+	$(FUZZ_DIR)/debug/FuzzStyle $(FUZZ_DIR)/corpus-style $(FUZZ_DIR)/seeds-style -max_len=4096 -rss_limit_mb=2048 \
+	  -timeout=10 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/style-
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(FUZZ_DIR) $(OUT)

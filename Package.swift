@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -33,3 +34,12 @@ let package = Package(
         .testTarget(name: "FlyrTests", dependencies: ["flyr", "Campaign", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
+
+// libFuzzer targets, only when FLYR_FUZZ is set (`make fuzz`): they have no main of their own
+// (libFuzzer's comes with -sanitize=fuzzer), so a normal build could not link them.
+if ProcessInfo.processInfo.environment["FLYR_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "FuzzGeoJSON", dependencies: ["Geo"], path: "fuzz/FuzzGeoJSON"),
+        .executableTarget(name: "FuzzStyle", dependencies: ["Render"], path: "fuzz/FuzzStyle"),
+    ]
+}

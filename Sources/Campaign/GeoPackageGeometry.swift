@@ -141,6 +141,8 @@ public enum GeoPackageError: Error, CustomStringConvertible, Sendable {
     case unknownBuilding(String)
     case badStatus(String)
     case olderSchema(String)
+    /// The disk is full, a file size limit was hit, or the device failed while writing `path`.
+    case writeFailed(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -150,6 +152,7 @@ public enum GeoPackageError: Error, CustomStringConvertible, Sendable {
         case .unknownBuilding(let s): return "no building with GERS id '\(s)' in this campaign"
         case .badStatus(let s): return "bad status '\(s)': use hot, visited or not_visited"
         case .olderSchema(let s): return s
+        case .writeFailed(let path, let detail): return "cannot write \(path): \(detail)"
         }
     }
 }

@@ -97,7 +97,7 @@ public enum Provisioner {
                                    arguments: [reason, existing.id])
                 }
                 try? db.close()
-                throw error
+                throw writeFailure(error, path: path)
             }
         }
         let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
@@ -113,16 +113,27 @@ public enum Provisioner {
             }
             try db.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
-            if FileManager.default.fileExists(atPath: path) {
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temp))
-            } else {
-                try FileManager.default.moveItem(atPath: temp, toPath: path)
+            // rename(2) replaces an existing file atomically (FileManager.replaceItemAt fails
+            // on Linux when the target is not a campaign).
+            guard rename(temp, path) == 0 else {
+                throw GeoPackageError.writeFailed(path: path, detail: String(cString: strerror(errno)))
             }
             return s
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
-            throw error
+            throw writeFailure(error, path: path)
         }
+    }
+
+    /// A full disk or a file size limit (SQLite reports SQLITE_FULL or an I/O error) as
+    /// `GeoPackageError.writeFailed`; any other error as it is.
+    static func writeFailure(_ error: Error, path: String) -> Error {
+        guard let e = error as? DatabaseError, e.resultCode == .SQLITE_FULL || e.resultCode == .SQLITE_IOERR else {
+            if let c = error as? CocoaError, c.code == .fileWriteOutOfSpace { return GeoPackageError.writeFailed(path: path, detail: "the disk is full") }
+            return error
+        }
+        let why = e.resultCode == .SQLITE_FULL ? "the disk is full" : "input/output error (disk full or file size limit?)"
+        return GeoPackageError.writeFailed(path: path, detail: "\(why): \(e.message ?? "\(e.resultCode)")")
     }
 
     struct Existing { var id: String; var fingerprint: String?; var provisionStatus: String }

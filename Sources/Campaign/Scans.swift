@@ -125,17 +125,29 @@ public struct ScanParseError: Error, Sendable, Equatable {
 }
 
 enum Timestamp {
+    /// The formatters, made once per thread: making one costs far more than using it.
+    private final class Formatters {
+        let plain = ISO8601DateFormatter()
+        let frac = ISO8601DateFormatter()
+        let out = ISO8601DateFormatter()
+        init() {
+            frac.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            out.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            out.timeZone = TimeZone(identifier: "UTC")
+        }
+    }
+    private static let key = "flyr.Timestamp.formatters"
+
     /// ISO 8601 with or without fractional seconds and with any offset, as UTC text with
     /// milliseconds; nil when it does not parse.
     static func normalize(_ s: String) -> String? {
-        let plain = ISO8601DateFormatter()
-        let frac = ISO8601DateFormatter()
-        frac.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let d = frac.date(from: s) ?? plain.date(from: s) else { return nil }
-        let out = ISO8601DateFormatter()
-        out.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        out.timeZone = TimeZone(identifier: "UTC")
-        return out.string(from: d)
+        let f: Formatters
+        if let cached = Thread.current.threadDictionary[key] as? Formatters { f = cached } else {
+            f = Formatters()
+            Thread.current.threadDictionary[key] = f
+        }
+        guard let d = f.frac.date(from: s) ?? f.plain.date(from: s) else { return nil }
+        return f.out.string(from: d)
     }
 }
 

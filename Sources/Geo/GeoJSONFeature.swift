@@ -160,7 +160,7 @@ extension JSONScanner {
                     switch try nextKind() {
                     case .null: try literal("null")
                     case .object: geometry = try self.geometry(layer)
-                    case let kind: throw ScanError(.notGeoJSON, "geometry is a \(kind.rawValue), expected an object")
+                    case let kind: throw ScanError(.notGeoJSON, "geometry is \(kind == .array ? "an" : "a") \(kind.rawValue), expected an object")
                     }
                 } else if keyIs(k, "properties") {
                     switch try nextKind() {
@@ -168,7 +168,7 @@ extension JSONScanner {
                     case .object:
                         try self.properties(schema, into: &properties, id: &propertiesID)
                         if knownID == nil, let propertiesID { knownID = propertiesID }
-                    case let kind: throw ScanError(.notGeoJSON, "properties is a \(kind.rawValue), expected an object")
+                    case let kind: throw ScanError(.notGeoJSON, "properties is \(kind == .array ? "an" : "a") \(kind.rawValue), expected an object")
                     }
                 } else {
                     try skipValue()

@@ -95,7 +95,19 @@ struct JSONScanner {
     }
 
     func unexpected(expected what: String) -> ScanError {
-        ScanError(.invalidJSON, "expected \(what), found \(Byte.describe(peek))")
+        if let word = nonFiniteWord {
+            return ScanError(.invalidJSON, "expected \(what), found \(word): NaN and Infinity are not JSON numbers")
+        }
+        return ScanError(.invalidJSON, "expected \(what), found \(Byte.describe(peek))")
+    }
+
+    /// `NaN` or `Infinity` at `i` (JavaScript writes them; JSON does not allow them); nil otherwise.
+    private var nonFiniteWord: String? {
+        for word in ["NaN", "Infinity"] {
+            let bytes = Array(word.utf8)
+            if i + bytes.count <= count, (0..<bytes.count).allSatisfy({ base[i + $0] == bytes[$0] }) { return word }
+        }
+        return nil
     }
 
     /// Skips a literal (`true`, `false`, `null`) whose first byte is at `i`.

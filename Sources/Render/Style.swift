@@ -108,7 +108,7 @@ extension Style {
     public static func parse(_ data: Data, file: String) throws(StyleError) -> Style {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw StyleError(file: file, key: "", problem: "invalid JSON (\(error.localizedDescription))")
+            throw StyleError(file: file, key: "", problem: "invalid JSON: " + jsonProblem(error, in: data))
         }
         var s = Style.default
         let r = StyleReader(file: file)
@@ -183,6 +183,18 @@ extension Style {
         }
         return s
     }
+}
+
+/// What Foundation's JSON parser objects to, with the line and column when it names a byte
+/// offset ("around character 8").
+private func jsonProblem(_ error: Error, in data: Data) -> String {
+    let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? error.localizedDescription
+    guard let r = text.range(of: "around character "),
+          let offset = Int(text[r.upperBound...].prefix { $0.isNumber }), offset <= data.count else { return text }
+    let before = data.prefix(offset)
+    let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+    return "\(text) (line \(line), column \(column))"
 }
 
 /// Typed reads from parsed JSON that name the file and the key when they fail.

@@ -19,6 +19,9 @@ enum Exit {
     static let software: Int32 = 70
     /// The output exists (use --force) or cannot be written.
     static let cantCreate: Int32 = 73
+    /// Writing a campaign failed part way (disk full, file size limit, device error); the
+    /// previous campaign, or no file, is left.
+    static let ioError: Int32 = 74
 }
 
 /// An error the CLI reports as one line on stderr with its exit code.
@@ -42,6 +45,7 @@ func reportAndExit(_ error: Error) -> Never {
     case let e as GeoPackageError:
         switch e {
         case .notAGeoPackage, .notACampaign, .olderSchema: (message, code) = (e.description, Exit.noInput)
+        case .writeFailed: (message, code) = (e.description, Exit.ioError)
         default: (message, code) = (e.description, Exit.dataError)
         }
     case let e as GEOSError: (message, code) = (e.description, Exit.software)

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Flyr: ParsableCommand {
@@ -8,4 +11,11 @@ struct Flyr: ParsableCommand {
         subcommands: [LinkCommand.self, OrientCommand.self, QueryCommand.self, SelectCommand.self, ProvisionCommand.self,
                       MarkCommand.self, ScansCommand.self, StatsCommand.self, FeaturesCommand.self, ExportCommand.self,
                       RenderCommand.self])
+
+    /// A file size limit (`ulimit -f`) must make a write fail with EFBIG, which flyr reports,
+    /// not kill the process with SIGXFSZ half way through a file.
+    static func main() {
+        signal(SIGXFSZ, SIG_IGN)
+        main(nil)
+    }
 }

@@ -117,7 +117,9 @@ struct LoadedInputs {
                 }
             } catch { box.fail(layer, error) }
         }
-        return try box.result()
+        let loaded = try box.result()
+        for w in loaded.warnings(input) { Log.warning(w) }
+        return loaded
     }
 
     /// Collects the three layers read on separate threads; the first error by layer order wins.
@@ -133,6 +135,27 @@ struct LoadedInputs {
             if let first = errors.keys.sorted().first { throw errors[first]! }
             return LoadedInputs(buildings: b!, addresses: a!, segments: s!)
         }
+    }
+
+    /// Empty layers, and addresses far from the buildings (swapped ordinates, another city).
+    func warnings(_ input: InputOptions) -> [String] {
+        var out: [String] = []
+        let within = input.bbox == nil ? "" : " within the bbox"
+        for (name, paths, count) in [("buildings", input.buildings, buildings.features.count),
+                                     ("addresses", input.addresses, addresses.features.count),
+                                     ("segments", input.segments, segments.features.count)] where !paths.isEmpty && count == 0 {
+            out.append("\(paths.joined(separator: ", ")): no \(name)\(within)")
+        }
+        let files = input.addresses.joined(separator: ", ")
+        switch ExtentCheck.check(buildings: buildings.features, addresses: addresses.features) {
+        case .swapped(let outside, let total):
+            out.append("\(files): \(outside) of \(total) addresses lie far outside the buildings' extent; "
+                       + "longitude and latitude may be swapped (GeoJSON positions are [longitude, latitude])")
+        case .outside(let outside, let total):
+            out.append("\(files): \(outside) of \(total) addresses lie more than \(ExtentCheck.margin)° outside the buildings' extent")
+        case nil: break
+        }
+        return out
     }
 }
 

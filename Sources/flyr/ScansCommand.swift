@@ -31,7 +31,9 @@ struct ScansCommand: ParsableCommand {
                     data = d
                 }
                 guard let text = String(data: data, encoding: .utf8) else {
-                    throw CLIError(message: "\(events): not UTF-8 text", code: Exit.dataError)
+                    let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+                    let bad = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
+                    throw CLIError(message: "\(events):\(bad + 1): invalid encoding: the line is not UTF-8 text", code: Exit.dataError)
                 }
                 let store = try file.open()
                 let results = try store.ingest(ScanParser.parse(text))

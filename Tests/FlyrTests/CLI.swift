@@ -14,9 +14,9 @@ struct CLI {
     static func sample(_ name: String) -> String { sample.appendingPathComponent(name).path }
 
     @discardableResult
-    static func run(_ args: [String], stdin: Data? = nil) throws -> Run {
+    static func run(_ args: [String], stdin: Data? = nil, executable: URL? = nil) throws -> Run {
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = executable ?? binary
         p.arguments = args
         // Outputs go to files, so a large output cannot block the child on a full pipe.
         let dir = try tempDir()
@@ -38,6 +38,11 @@ struct CLI {
         let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
         return Run(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a /bin/sh script (for `ulimit`); `$FLYR` in it is the built binary.
+    static func shell(_ script: String) throws -> Run {
+        try run(["-c", "FLYR='\(binary.path)'; " + script], executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     /// A fresh temporary directory for one test.
