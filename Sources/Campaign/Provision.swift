@@ -193,7 +193,14 @@ public enum Provisioner {
 
         let tables = ["buildings", "campaign_addresses", "segments"]
         for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
-        for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
+        for t in tables {
+            try db.execute(sql: "DELETE FROM \(t)")
+            try db.execute(sql: "DELETE FROM rtree_\(t)_geom")
+        }
+        // The R-tree rows and the extents are written with the features (the envelopes are
+        // known here), so the index is complete when the triggers come back.
+        var indexers: [String: SpatialIndexWriter] = [:]
+        for t in tables { indexers[t] = try SpatialIndexWriter(db, table: t) }
         try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
 
         // Buildings, sorted by GERS id so fids are stable.
@@ -207,22 +214,24 @@ public enum Provisioner {
         for b in input.buildings.sorted(by: { $0.id < $1.id }) {
             let info = perBuilding[b.id]
             let height = b.height ?? b.numFloors.map { Double($0) * 3 }
+            let geom = GeoPackageGeometry.multiPolygon(b.polygons)
             try insertBuilding.execute(arguments: [
-                GeoPackageGeometry.multiPolygon(b.polygons).encode(), b.id, height, b.numFloors, b.subtype, b.buildingClass,
+                geom.encode(), b.id, height, b.numFloors, b.subtype, b.buildingClass,
                 (info?.isOrphan ?? true) ? "orphan_building" : "matched", info?.addressCount ?? 0, info?.isMultiUnit ?? false,
                 b.namesJSON, b.sourcesJSON,
             ])
+            try indexers["buildings"]!.add(db.lastInsertedRowID, geom.envelope)
         }
 
         progress("writing \(input.addresses.count) addresses")
         var links: [String: Link] = [:]
         for l in input.links.links { links[l.addressID] = l }
+        let streetKeys = input.addresses.map { StreetName.normalize($0.street) ?? "" }
+        let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
         let order = input.addresses.indices.sorted { i, j in
             let a = input.addresses[i], b = input.addresses[j]
-            let ka = (StreetName.normalize(a.street) ?? ""), kb = (StreetName.normalize(b.street) ?? "")
-            if ka != kb { return ka < kb }
-            let na = HouseNumbers.value(a.number) ?? .infinity, nb = HouseNumbers.value(b.number) ?? .infinity
-            if na != nb { return na < nb }
+            if streetKeys[i] != streetKeys[j] { return streetKeys[i] < streetKeys[j] }
+            if numbers[i] != numbers[j] { return numbers[i] < numbers[j] }
             if (a.number ?? "") != (b.number ?? "") { return (a.number ?? "") < (b.number ?? "") }
             if (a.unit ?? "") != (b.unit ?? "") { return (a.unit ?? "") < (b.unit ?? "") }
             return a.id < b.id
@@ -257,6 +266,7 @@ public enum Provisioner {
                 l?.buildingID, (l?.method ?? .none).rawValue, l?.confidence ?? 0, l?.distance ?? 0, l?.streetMatch ?? false,
                 o?.segmentID, o?.roadBearing, o?.houseBearing, o != nil, old?.visited ?? false, old?.scans ?? 0, seq[i], slug,
             ])
+            try indexers["campaign_addresses"]!.add(db.lastInsertedRowID, a.bbox)
             if let l, let b = l.buildingID {
                 try insertLink.execute(arguments: [campaignID, a.id, b, l.method.rawValue, l.confidence, l.distance, l.streetMatch])
                 linksCreated += 1
@@ -272,6 +282,7 @@ public enum Provisioner {
         for s in input.segments.sorted(by: { $0.id < $1.id }) {
             try insertSegment.execute(arguments: [GeoPackageGeometry.lineString(s.line).encode(), s.id, s.subtype,
                                                   s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON])
+            try indexers["segments"]!.add(db.lastInsertedRowID, s.bbox)
         }
 
         // Field status: a row per building; rows of buildings that no longer exist go.
@@ -280,9 +291,8 @@ public enum Provisioner {
 
         progress("building spatial indexes")
         for t in tables {
-            try GeoPackage.fillSpatialIndex(db, table: t)
             try GeoPackage.createSpatialIndexTriggers(db, table: t)
-            try GeoPackage.updateExtent(db, table: t)
+            try indexers[t]!.finish()
         }
         return try summary(db, campaignID: campaignID, unchanged: false)
     }
@@ -337,5 +347,32 @@ public enum AddressFormat {
         guard let json, let data = json.data(using: .utf8),
               let arr = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
         return arr.compactMap { $0["value"] as? String }
+    }
+}
+
+/// Writes R-tree rows during a bulk load and the table's extent in gpkg_contents at the end.
+final class SpatialIndexWriter {
+    let db: Database
+    let table: String
+    let insert: Statement
+    var extent = BBox.empty
+
+    init(_ db: Database, table: String) throws {
+        self.db = db
+        self.table = table
+        insert = try db.makeStatement(sql: "INSERT INTO rtree_\(table)_geom VALUES (?, ?, ?, ?, ?)")
+    }
+
+    func add(_ id: Int64, _ box: BBox) throws {
+        guard !box.isEmpty else { return }
+        try insert.execute(arguments: [id, box.minX, box.maxX, box.minY, box.maxY])
+        extent.expand(box)
+    }
+
+    func finish() throws {
+        try db.execute(sql: """
+            UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
+              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
+            """, arguments: extent.isEmpty ? [nil, nil, nil, nil, table] : [extent.minX, extent.minY, extent.maxX, extent.maxY, table])
     }
 }

@@ -186,32 +186,53 @@ extension Orienter {
         return try orientAddresses(buildings: buildings, addresses: addresses, segments: segments, links: links, options: options)
     }
 
-    /// Orients each address from the building `links` gives it (see above), without linking again.
+    /// Orients each address from the building `links` gives it (see above), without linking
+    /// again. Addresses are split into fixed chunks oriented in parallel, each by its own
+    /// `Orienter` (its own GEOS context); the rows do not depend on the number of workers.
     public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
-                                       links: LinkResult, options: OrientationOptions = .init()) throws -> [AddressOrientation] {
-        let orienter = try Orienter(segments: segments, origin: origin(buildings, addresses), options: options)
-        var byID: [String: Int] = [:]
-        for (i, b) in buildings.enumerated() { byID[b.id] = i }
-        var footprints: [Int: (Geometry, Coord)?] = [:]
-        var linked: [String: String] = [:]
-        for l in links.links { if let b = l.buildingID { linked[l.addressID] = b } }
+                                       links: LinkResult, options: OrientationOptions = .init(),
+                                       workers: Int? = nil) throws -> [AddressOrientation] {
+        let origin = origin(buildings, addresses)
+        var ids: [String: Int] = [:]
+        for (i, b) in buildings.enumerated() { ids[b.id] = i }
+        var links_: [String: String] = [:]
+        for l in links.links { if let b = l.buildingID { links_[l.addressID] = b } }
+        let byID = ids, linked = links_
+        let chunk = 20_000
+        let chunks = stride(from: 0, to: addresses.count, by: chunk).map { $0..<min(addresses.count, $0 + chunk) }
+        let results = ChunkResults(count: chunks.count)
+        let counter = TileCounter()
+        let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
+        DispatchQueue.concurrentPerform(iterations: n) { _ in
+            while let c = counter.take(below: chunks.count) {
+                do {
+                    let orienter = try Orienter(segments: segments, origin: origin, options: options)
+                    var footprints: [Int: (Geometry, Coord)?] = [:]
+                    var rows: [AddressOrientation] = []
+                    for a in addresses[chunks[c]] {
+                        let key = StreetName.normalize(a.street)
+                        var o: Orientation? = nil
+                        if let bid = linked[a.id], let b = byID[bid] {
+                            let fp: (Geometry, Coord)?
+                            if let cached = footprints[b] { fp = cached } else {
+                                fp = try orienter.projectedFootprint(buildings[b].polygons)
+                                footprints[b] = .some(fp)
+                            }
+                            if case let (g, c)? = fp { o = try orienter.orient(g, centre: c, street: key) }
+                        } else {
+                            o = try orienter.orient(point: a.point, street: a.street)
+                        }
+                        rows.append(AddressOrientation(addressID: a.id, buildingID: linked[a.id], orientation: o))
+                    }
+                    results.set(c, .success(rows))
+                } catch {
+                    results.set(c, .failure(error))
+                }
+            }
+        }
         var rows: [AddressOrientation] = []
         rows.reserveCapacity(addresses.count)
-        for a in addresses {
-            let key = StreetName.normalize(a.street)
-            var o: Orientation? = nil
-            if let bid = linked[a.id], let b = byID[bid] {
-                let fp: (Geometry, Coord)?
-                if let cached = footprints[b] { fp = cached } else {
-                    fp = try orienter.projectedFootprint(buildings[b].polygons)
-                    footprints[b] = .some(fp)
-                }
-                if case let (g, c)? = fp { o = try orienter.orient(g, centre: c, street: key) }
-            } else {
-                o = try orienter.orient(point: a.point, street: a.street)
-            }
-            rows.append(AddressOrientation(addressID: a.id, buildingID: linked[a.id], orientation: o))
-        }
+        for c in chunks.indices { rows.append(contentsOf: try results.get(c)) }
         return rows.sorted { $0.addressID < $1.addressID }
     }
 
@@ -229,5 +250,17 @@ extension Orienter {
         var e = BBox.extent(of: addresses)
         for b in buildings { e.expand(b.bbox) }
         return e.center ?? Coord(0, 0)
+    }
+}
+
+/// Per-chunk results filled by the orientation workers.
+final class ChunkResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[AddressOrientation], Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<[AddressOrientation], Error>) { lock.lock(); results[i] = r; lock.unlock() }
+    func get(_ i: Int) throws -> [AddressOrientation] {
+        lock.lock(); defer { lock.unlock() }
+        return try results[i]!.get()
     }
 }

@@ -4,6 +4,7 @@
 public enum StreetName {
     public static func normalize(_ name: String?) -> String? {
         guard let name else { return nil }
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return map(asciiTokens(name)) }
         var tokens: [String] = []
         var current = ""
         for ch in name.lowercased() {
@@ -16,6 +17,28 @@ public enum StreetName {
             }
         }
         if !current.isEmpty { tokens.append(current) }
+        return map(tokens)
+    }
+
+    /// The same tokens for ASCII text, byte by byte (no Unicode property look-ups).
+    static func asciiTokens(_ name: String) -> [String] {
+        var tokens: [String] = []
+        var current: [UInt8] = []
+        for var c in name.utf8 {
+            if c >= 65 && c <= 90 { c += 32 }
+            if (c >= 97 && c <= 122) || (c >= 48 && c <= 57) {
+                current.append(c)
+            } else if c == 39 || c == 46 {
+                continue
+            } else if !current.isEmpty {
+                tokens.append(String(decoding: current, as: UTF8.self)); current.removeAll(keepingCapacity: true)
+            }
+        }
+        if !current.isEmpty { tokens.append(String(decoding: current, as: UTF8.self)) }
+        return tokens
+    }
+
+    static func map(_ tokens: [String]) -> String? {
         guard !tokens.isEmpty else { return nil }
         let mapped = tokens.enumerated().map { (i, t) -> String in
             if let s = suffixes[t] { return s }

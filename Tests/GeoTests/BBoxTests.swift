@@ -38,3 +38,12 @@ import Testing
         }
     }
 }
+
+@Suite struct StreetNameTests {
+    @Test(arguments: [("North 204th Street", "n 204th st"), ("N. 204TH ST", "n 204th st"), ("O'Connor Avenue", "oconnor ave"),
+                      ("East End Avenue", "e end ave"), ("Avenue of the Americas", "ave of the americas"), ("  ", nil),
+                      ("Rue Saint-Étienne", "rue saint étienne"), ("Hillside Ave  Eb", "hillside ave eb")])
+    func normalizes(_ name: String, _ key: String?) {
+        #expect(StreetName.normalize(name) == key)
+    }
+}
