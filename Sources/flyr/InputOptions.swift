@@ -54,3 +54,31 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
     let d = ContinuousClock.now - start
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
+
+/// The Stable Linker's tunables, shared by the commands that link.
+struct LinkerFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
+    var buffer: Double = 10
+    @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
+    var radius: Double = 50
+    @Option(name: .long, help: ArgumentHelp("Parallel workers (default: one per core); the output does not depend on it.", valueName: "n"))
+    var workers: Int?
+
+    func validate() throws {
+        guard buffer >= 0, radius > 0, buffer <= radius else {
+            throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
+        }
+        if let w = workers, w < 1 { throw ValidationError("--workers takes a whole number from 1, e.g. --workers 2") }
+    }
+
+    var options: LinkerOptions {
+        var o = LinkerOptions()
+        o.bufferMeters = buffer
+        o.searchMeters = radius
+        o.workers = workers
+        return o
+    }
+
+    /// What changes the links, for a campaign's fingerprint (the worker count does not).
+    var settings: String { "buffer=\(buffer);radius=\(radius)" }
+}

@@ -20,12 +20,7 @@ struct LinkCommand: ParsableCommand {
     var force = false
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
-    @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
-    var buffer: Double = 10
-    @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
-    var radius: Double = 50
-    @Option(name: .long, help: ArgumentHelp("Parallel workers (default: one per core); the output does not depend on it.", valueName: "n"))
-    var workers: Int?
+    @OptionGroup var linker: LinkerFlags
     @Option(name: .long, help: ArgumentHelp("Truth CSV (address_id,building_id): report the share linked to their truth building.", valueName: "truth.csv"))
     var check: String?
     @Option(name: .long, help: ArgumentHelp("With --check: exit 1 when the share is below P (0 to 1).", valueName: "P"))
@@ -36,10 +31,6 @@ struct LinkCommand: ParsableCommand {
     func validate() throws {
         if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
-        guard buffer >= 0, radius > 0, buffer <= radius else {
-            throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
-        }
-        if let w = workers, w < 1 { throw ValidationError("--workers takes a whole number from 1, e.g. --workers 2") }
         if let p = minAccuracy {
             guard check != nil else { throw ValidationError("--min-accuracy needs --check truth.csv") }
             guard (0...1).contains(p) else { throw ValidationError("--min-accuracy takes a share from 0 to 1, e.g. 0.98") }
@@ -64,10 +55,7 @@ struct LinkCommand: ParsableCommand {
         let loaded = try LoadedInputs.load(input)
         let readTime = seconds(since: start)
 
-        var options = LinkerOptions()
-        options.bufferMeters = buffer
-        options.searchMeters = radius
-        options.workers = workers
+        let options = linker.options
         let result = try Linker(options: options).link(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
 

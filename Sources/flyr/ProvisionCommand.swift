@@ -28,10 +28,7 @@ struct ProvisionCommand: ParsableCommand {
     var force = false
     @Flag(name: .long, help: "Print the summary as JSON on stdout.")
     var json = false
-    @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
-    var buffer: Double = 10
-    @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
-    var radius: Double = 50
+    @OptionGroup var linker: LinkerFlags
 
     func validate() throws {
         if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
@@ -39,9 +36,6 @@ struct ProvisionCommand: ParsableCommand {
         if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty, e.g. --name \"Queens Village spring drop\"") }
         if within != nil && input.bbox != nil { throw ValidationError("give --bbox W,S,E,N or --within territory.geojson, not both") }
         guard Self.types.contains(type) else { throw ValidationError("--type takes one of \(Self.types.joined(separator: ", "))") }
-        guard buffer >= 0, radius > 0, buffer <= radius else {
-            throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
-        }
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "gpkg" else {
             throw ValidationError("-o takes a .gpkg file, e.g. -o campaign.gpkg")
         }
@@ -64,7 +58,7 @@ struct ProvisionCommand: ParsableCommand {
             }
             territoryHash = ";territory=\(h)"
         }
-        let settings = "buffer=\(buffer);radius=\(radius)\(territoryHash)"
+        let settings = linker.settings + territoryHash
         let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox, sources: sources)
         if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
             report(same, seconds: seconds(since: start))
@@ -84,9 +78,7 @@ struct ProvisionCommand: ParsableCommand {
             keepBuildings = Set(chosen.buildings.map(\.id))
         }
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
-        var options = LinkerOptions()
-        options.bufferMeters = buffer
-        options.searchMeters = radius
+        let options = linker.options
         let links = try Linker(options: options).link(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
         if var keep = keepBuildings {
