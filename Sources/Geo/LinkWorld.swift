@@ -12,7 +12,6 @@ final class LinkWorld {
     /// Projected footprint rings per building (all parts' rings together).
     var rings: [[[Coord]]] = []
     var footprints: [Geometry] = []
-    private var prepared: [PreparedGeometry?]
     var areas: [Double] = []
     let buildingIndex: SpatialIndex
     /// Footprints that were invalid and repaired with make-valid.
@@ -47,7 +46,6 @@ final class LinkWorld {
         self.options = options
         self.bIdx = bIdx; self.aIdx = aIdx; self.sIdx = sIdx
         self.attrs = attrs
-        prepared = Array(repeating: nil, count: bIdx.count)
         coverCount = Array(repeating: 0, count: aIdx.count)
         assigned = Array(repeating: nil, count: aIdx.count)
         multiUnit = Array(repeating: false, count: bIdx.count)
@@ -106,12 +104,6 @@ final class LinkWorld {
         }
     }
 
-    func preparedFootprint(_ b: Int) throws -> PreparedGeometry {
-        if let p = prepared[b] { return p }
-        let p = try PreparedGeometry(footprints[b])
-        prepared[b] = p
-        return p
-    }
 
     /// Number and unit: two addresses with the same key are one household's.
     func houseKey(_ a: Int) -> String {
@@ -179,10 +171,9 @@ final class LinkWorld {
     func scoreCandidates(_ a: Int, coverNumbers: [Set<String>]) throws -> [Candidate] {
         let turnCost = Linker.turnCost
         let p = points[a], r = options.searchMeters
-        let pt = try Geometry.point(context, p)
         var near: [(Int, Double)] = []
         for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let d = try preparedFootprint(b).distance(to: pt)
+            let d = Planar.distance(from: p, toRings: rings[b])
             if d <= r { near.append((b, d)) }
         }
         guard !near.isEmpty else { return [] }
@@ -229,7 +220,7 @@ final class LinkWorld {
             if isOutbuilding(b) { cost += Linker.outbuildingPenalty }
             if !multiUnit[b], !coverNumbers[b].isEmpty, !coverNumbers[b].contains(key) { cost += Linker.occupiedPenalty }
             if cost < bound + Linker.occupiedPenalty, d > 0 {
-                let (_, q) = try pt.nearestPoints(to: footprints[b])
+                let q = Planar.closestPoint(on: rings[b], to: p)
                 if try crossesRoad(p, q) { cost += Linker.acrossRoadPenalty }
             }
             bound = min(bound, cost)

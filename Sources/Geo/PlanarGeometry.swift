@@ -90,6 +90,19 @@ public enum Planar {
         return best
     }
 
+    /// The point of the rings' edges nearest `p` (p itself for empty rings).
+    public static func closestPoint(on rings: [[Coord]], to p: Coord) -> Coord {
+        var best = p, bestD = Double.infinity
+        for r in rings where r.count > 1 {
+            for i in 0..<(r.count - 1) {
+                let (c, _) = closestOnSegment(p, r[i], r[i + 1])
+                let d = length(sub(p, c))
+                if d < bestD { bestD = d; best = c }
+            }
+        }
+        return best
+    }
+
     /// Signed area of a closed ring (shoelace; positive counter-clockwise), square units.
     public static func ringArea(_ r: [Coord]) -> Double {
         guard r.count > 2 else { return 0 }
