@@ -7,5 +7,5 @@ struct Flyr: ParsableCommand {
         abstract: "Turn Overture Maps extracts into door-to-door campaigns.",
         subcommands: [LinkCommand.self, OrientCommand.self, QueryCommand.self, SelectCommand.self, ProvisionCommand.self,
                       MarkCommand.self, ScansCommand.self, StatsCommand.self, FeaturesCommand.self, ExportCommand.self,
-                      RenderCommand.self])
+                      RenderCommand.self, PushCommand.self, PullCommand.self])
 }
