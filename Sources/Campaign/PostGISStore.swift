@@ -176,7 +176,10 @@ public final class PostGISStore: Sendable {
             b.append(r.heightM); b.append(r.levels); b.append(r.subtype); b.append(r.buildingClass)
             b.append(r.featureStatus); b.append(r.addressCount); b.append(r.isMultiUnit); b.append(r.names); b.append(r.sources)
         }
-        try await db.rows("DELETE FROM buildings WHERE campaign_id = \(c.id) AND NOT (gers_id = ANY(\(s.buildings.map(\.gersID))))",
+        try await db.rows("""
+            DELETE FROM buildings t WHERE t.campaign_id = \(c.id)
+              AND NOT EXISTS (SELECT 1 FROM unnest(\(s.buildings.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
+            """,
                           "removing buildings that are gone")
 
         // A slug already printed (in the database) stays.
@@ -204,7 +207,10 @@ public final class PostGISStore: Sendable {
             b.append(r.streetMatch); b.append(r.segmentGersID); b.append(r.roadBearing); b.append(r.houseBearing)
             b.append(r.isOriented); b.append(r.visited); b.append(r.scans); b.append(r.seq); b.append(r.qrSlug)
         }
-        try await db.rows("DELETE FROM campaign_addresses WHERE campaign_id = \(c.id) AND NOT (gers_id = ANY(\(s.addresses.map(\.gersID))))",
+        try await db.rows("""
+            DELETE FROM campaign_addresses t WHERE t.campaign_id = \(c.id)
+              AND NOT EXISTS (SELECT 1 FROM unnest(\(s.addresses.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
+            """,
                           "removing addresses that are gone")
 
         try await insertBatches(s.segments, into: "segments", columns: "campaign_id, gers_id, geom, subtype, class, subclass, name, names, sources",
@@ -218,7 +224,10 @@ public final class PostGISStore: Sendable {
             b.append(r.subtype); b.append(r.segmentClass); b.append(r.subclass); b.append(r.name)
             b.append(r.names); b.append(r.sources)
         }
-        try await db.rows("DELETE FROM segments WHERE campaign_id = \(c.id) AND NOT (gers_id = ANY(\(s.segments.map(\.gersID))))",
+        try await db.rows("""
+            DELETE FROM segments t WHERE t.campaign_id = \(c.id)
+              AND NOT EXISTS (SELECT 1 FROM unnest(\(s.segments.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
+            """,
                           "removing segments that are gone")
 
         // Links carry no field data: replaced whole.
