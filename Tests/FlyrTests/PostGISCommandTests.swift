@@ -126,7 +126,6 @@ import Testing
         #expect(try provision(gpkg).status == 0)
         let id = try #require(json(try CLI.run(["push", gpkg, "--postgres", url, "--json"]).stdout)["campaign_id"] as? String)
         // One matched building inside the box (kept by the narrower provision), one far outside (dropped).
-        let kept = try #require(ids(try CLI.run(["query", "--postgres", url, "--campaign", id, "--bbox", Self.box]).stdout).first)
         let (inside, outside) = try await withStore(url) { store -> (String, String) in
             let i = try await store.db.rows("""
                 SELECT gers_id FROM buildings WHERE campaign_id = \(id) AND feature_status = 'matched'
@@ -139,7 +138,6 @@ import Testing
             try await store.db.rows("UPDATE building_stats SET status = 'hot' WHERE campaign_id = \(id) AND gers_id IN (\(i), \(o))", "test")
             return (i, o)
         }
-        _ = kept
         let scans = dir.appendingPathComponent("scans.jsonl")
         try "{\"event_id\":\"r1\",\"gers_id\":\"\(inside)\",\"scanned_at\":\"2026-11-22T14:05:00Z\"}\n".write(to: scans, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["scans", "ingest", "--postgres", url, "--campaign", id, scans.path]).status == 0)
