@@ -28,7 +28,7 @@ demo: release
 test:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-postgres.sh $(SWIFT) test --skip-build
 
 bench: release
 	@scripts/install-deps.sh bench

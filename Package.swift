@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
@@ -21,7 +22,9 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
         .target(name: "Render", dependencies: ["Geo", "CCairo"]),
-        .target(name: "Campaign", dependencies: ["Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Campaign", dependencies: [
+            "Geo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         .executableTarget(
             name: "flyr",
             dependencies: [
@@ -31,7 +34,9 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Geo"], exclude: ["Golden"]),
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
-        .testTarget(name: "FlyrTests", dependencies: ["flyr", "Campaign", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FlyrTests", dependencies: [
+            "flyr", "Campaign", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
     ]
 )
 

@@ -108,6 +108,17 @@ public enum GeoPackage {
                        arguments: [table, table, description])
     }
 
+    /// Sets a feature table's extent and last_change in gpkg_contents, exactly from its
+    /// geometries (the R-tree holds 32-bit floats rounded outward).
+    static func updateExtent(_ db: Database, table: String, geometryColumn c: String = "geom") throws {
+        try db.execute(sql: """
+            UPDATE gpkg_contents SET
+              (min_x, min_y, max_x, max_y) = (SELECT min(ST_MinX(\(c))), min(ST_MinY(\(c))), max(ST_MaxX(\(c))), max(ST_MaxY(\(c))) FROM \(table)),
+              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+            WHERE table_name = ?
+            """, arguments: [table])
+    }
+
     /// Creates the R-tree index of a feature table (extension gpkg_rtree_index) and fills it
     /// from the rows present.
     static func createSpatialIndex(_ db: Database, table t: String, geometryColumn c: String = "geom", idColumn i: String = "fid") throws {

@@ -100,13 +100,22 @@ public enum Provisioner {
                 throw writeFailure(error, path: path)
             }
         }
+        var summary: ProvisionSummary? = nil
+        try buildNewFile(at: path) { db in
+            summary = try write(db, input, campaignID: UUID().uuidString.lowercased(), progress: progress)
+        }
+        return summary!
+    }
+
+    /// Builds a new campaign GeoPackage beside `path` (schema, then `fill` in one transaction),
+    /// and renames it into place; on failure the temporary file goes and `path` is untouched.
+    static func buildNewFile(at path: String, _ fill: (Database) throws -> Void) throws {
         let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: temp)
         do {
             let db = try GeoPackage.open(temp)
             try CampaignSchema.migrator.migrate(db)
-            let id = UUID().uuidString.lowercased()
-            let s = try db.write { db in try write(db, input, campaignID: id, progress: progress) }
+            try db.write { db in try fill(db) }
             try db.writeWithoutTransaction { db in
                 _ = try db.checkpoint(.truncate)
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
@@ -118,7 +127,6 @@ public enum Provisioner {
             guard rename(temp, path) == 0 else {
                 throw GeoPackageError.writeFailed(path: path, detail: String(cString: strerror(errno)))
             }
-            return s
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
             throw writeFailure(error, path: path)

@@ -107,7 +107,8 @@ public final class Orienter {
             PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
         }
         var g = try Geometry.polygon(context, projected)
-        if !g.isValid { g = try g.makeValid().polygonalPart() }
+        let simple = projected.count == 1 && projected[0].rings.count == 1 && Planar.isSimpleRing(projected[0].rings[0])
+        if !simple && !g.isValid { g = try g.makeValid().polygonalPart() }
         guard !g.isEmpty else { return nil }
         let c = try g.centroid()
         let centre = try g.covers(c) ? c.pointCoord() : g.pointOnSurface().pointCoord()
@@ -122,9 +123,17 @@ public final class Orienter {
             guard let cur else { return true }
             return d != cur.1 ? d < cur.1 : segments[s].id < segments[cur.0].id
         }
-        for s in try index.query(g.envelope().expanded(by: r)) {
-            let d = try g.distance(to: lineGeoms[s])
-            guard d <= r else { continue }
+        let rings = g.polygons().flatMap(\.rings)
+        let box = g.envelope()
+        for s in try index.query(box.expanded(by: r)) {
+            let d: Double
+            if rings.isEmpty {
+                d = try g.distance(to: lineGeoms[s])   // a point standing for a house
+                guard d <= r else { continue }
+            } else {
+                guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: r) else { continue }
+                d = dd
+            }
             if better(s, d, than: any) { any = (s, d) }
             if let key, keys[s] == key, better(s, d, than: named) { named = (s, d) }
         }

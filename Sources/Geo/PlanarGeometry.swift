@@ -90,6 +90,30 @@ public enum Planar {
         return best
     }
 
+    /// Distance between an area (`rings`) and a polyline (0 when the line touches or enters
+    /// the area); `nil` when it is more than `maxDistance`. Edge pairs whose boxes lie farther
+    /// apart than the best distance so far are skipped.
+    public static func distance(rings: [[Coord]], ringsBox: BBox, line: [Coord], maxDistance: Double) -> Double? {
+        guard let first = line.first else { return nil }
+        if covers(rings, first, tolerance: 0) { return 0 }
+        var best = maxDistance
+        var found = false
+        let n = max(1, line.count - 1)
+        for j in 0..<n {
+            let q1 = line[j], q2 = line.count > 1 ? line[j + 1] : line[j]
+            let eb = BBox(minX: min(q1.x, q2.x), minY: min(q1.y, q2.y), maxX: max(q1.x, q2.x), maxY: max(q1.y, q2.y))
+            guard eb.intersects(ringsBox.expanded(by: best)) else { continue }
+            for r in rings where r.count > 1 {
+                for i in 0..<(r.count - 1) {
+                    let d = segmentDistance(r[i], r[i + 1], q1, q2)
+                    if d <= best { best = d; found = true }
+                    if best == 0 { return 0 }
+                }
+            }
+        }
+        return found ? best : nil
+    }
+
     /// The point of the rings' edges nearest `p` (p itself for empty rings).
     public static func closestPoint(on rings: [[Coord]], to p: Coord) -> Coord {
         var best = p, bestD = Double.infinity

@@ -22,6 +22,12 @@ enum Exit {
     /// Writing a campaign failed part way (disk full, file size limit, device error); the
     /// previous campaign, or no file, is left.
     static let ioError: Int32 = 74
+    /// The database cannot be reached, refused the login, has no such database, or dropped the connection.
+    static let unavailable: Int32 = 69
+    /// The database's flyr schema is behind (for a read), ahead of, or different from this flyr's.
+    static let schema: Int32 = 76
+    /// The database has no PostGIS extension and flyr may not create it.
+    static let noPostGIS: Int32 = 78
 }
 
 /// An error the CLI reports as one line on stderr with its exit code.
@@ -47,6 +53,15 @@ func reportAndExit(_ error: Error) -> Never {
         case .notAGeoPackage, .notACampaign, .olderSchema: (message, code) = (e.description, Exit.noInput)
         case .writeFailed: (message, code) = (e.description, Exit.ioError)
         default: (message, code) = (e.description, Exit.dataError)
+        }
+    case let e as PostGISError:
+        switch e {
+        case .badURL: (message, code) = (e.description, Exit.usage)
+        case .unavailable: (message, code) = (e.description, Exit.unavailable)
+        case .noPostGIS: (message, code) = (e.description, Exit.noPostGIS)
+        case .schema: (message, code) = (e.description, Exit.schema)
+        case .campaignNotFound: (message, code) = (e.description, Exit.noInput)
+        case .server, .conflict: (message, code) = (e.description, Exit.software)
         }
     case let e as GEOSError: (message, code) = (e.description, Exit.software)
     case let e as ProjError: (message, code) = (e.description, Exit.software)

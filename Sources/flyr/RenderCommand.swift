@@ -18,6 +18,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A campaign GeoPackage, or features GeoJSON in the web map's format ('-' for stdin).", valueName: "campaign.gpkg|features.geojson"))
     var features: String?
     @OptionGroup var input: InputOptions
+    @OptionGroup var db: PostgresOptions
     @Option(name: .long, help: ArgumentHelp("With raw extracts: CSV gers_id,status,scans_total.", valueName: "status.csv"))
     var status: String?
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output file: .png, .svg or .pdf.", valueName: "file"))
@@ -47,12 +48,15 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         let raw = !input.buildings.isEmpty || !input.addresses.isEmpty || !input.segments.isEmpty
+        if db.postgres != nil && (features != nil || raw) {
+            throw ValidationError("give one input: --postgres URL --campaign ID, a campaign or features file, or the raw extracts")
+        }
         if features != nil && raw {
             throw ValidationError("give either a features GeoJSON (flyr render map.geojson -o map.png) or the raw extracts (--buildings B --addresses A --segments S), not both")
         }
-        if features == nil && input.buildings.isEmpty {
+        if features == nil && input.buildings.isEmpty && db.postgres == nil {
             throw ValidationError(raw ? "the raw-extract form needs --buildings FILE" :
-                "missing input: flyr render features.geojson -o map.png, or flyr render --buildings B --addresses A --segments S -o map.png")
+                "missing input: flyr render campaign.gpkg -o map.png, flyr render --postgres URL --campaign ID -o map.png, or flyr render --buildings B --addresses A --segments S -o map.png")
         }
         if status != nil && !raw { throw ValidationError("--status goes with the raw extracts; a features GeoJSON carries its status in its properties") }
         guard let output else { throw ValidationError("missing -o: give the map file, e.g. -o map.png (or .svg, .pdf)") }
@@ -106,6 +110,7 @@ struct RenderCommand: ParsableCommand {
     /// The input, by kind: a campaign GeoPackage or a features GeoJSON (told apart by content),
     /// or the raw extracts.
     var source: MapSource {
+        if let url = db.postgres, let id = db.campaign { return PostGISMapSource(url: url, campaignID: id) }
         if let features, features != "-", CampaignStore.isSQLiteFile(features) { return CampaignMapSource(path: features) }
         if let features { return FeaturesGeoJSONSource(path: features) }
         return ExtractsSource(buildings: input.buildings, addresses: input.addresses, segments: input.segments,

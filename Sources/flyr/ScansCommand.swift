@@ -17,9 +17,20 @@ struct ScansCommand: ParsableCommand {
             when some events failed: their results say why; the good ones are kept.
             """)
 
-        @OptionGroup var file: CampaignFile
-        @Argument(help: ArgumentHelp("Events file ('-' for stdin).", valueName: "events"))
-        var events: String
+        @Argument(help: ArgumentHelp("The campaign GeoPackage, then the events file ('-' for stdin); with --postgres only the events file.",
+                                     valueName: "campaign.gpkg events"))
+        var paths: [String] = []
+        @OptionGroup var db: PostgresOptions
+
+        func validate() throws {
+            if db.postgres != nil {
+                guard paths.count == 1 else { throw ValidationError("with --postgres give only the events file, e.g. flyr scans ingest --postgres URL --campaign ID scans.jsonl") }
+            } else {
+                guard paths.count == 2 else { throw ValidationError("give the campaign and the events file, e.g. flyr scans ingest hollis.gpkg scans.jsonl") }
+            }
+        }
+
+        var events: String { paths.last ?? "-" }
 
         func run() throws {
             do {
@@ -35,9 +46,15 @@ struct ScansCommand: ParsableCommand {
                     let bad = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil } ?? 0
                     throw CLIError(message: "\(events):\(bad + 1): invalid encoding: the line is not UTF-8 text", code: Exit.dataError)
                 }
-                let store = try file.open()
-                let results = try store.ingest(ScanParser.parse(text))
-                try store.close()
+                let items = ScanParser.parse(text)
+                let results: [ScanResult]
+                if let url = db.postgres, let id = db.campaign {
+                    results = try withPostGIS(url) { store in try await store.ingest(campaign: id, items) }
+                } else {
+                    let store = try CampaignStore(path: paths[0])
+                    results = try store.ingest(items)
+                    try store.close()
+                }
                 var out = ""
                 for r in results { out += r.json + "\n" }
                 FileHandle.standardOutput.write(Data(out.utf8))

@@ -96,12 +96,17 @@ import Testing
             return (ok, addresses, buildings, status, links)
         }
         let before = try state()
+        // How long one full provision takes here, so the ten kills spread over a whole run.
+        let clock = ContinuousClock(), t0 = clock.now
+        #expect(try provision(out, ["--force", "--radius", "55"]).status == 0)
+        let full = clock.now - t0
+        let fullMicros = Double(full.components.seconds) * 1e6 + Double(full.components.attoseconds) * 1e-12
         var killed = 0
         for i in 0..<10 {
             // Alternate the settings so every run has real work to do; kill at spread-out moments.
             let p = try CLI.start(["provision", "--name", "Sample", "--buildings", b, "--addresses", a, "--segments", s,
                                    "-o", out, "--force", "--radius", i % 2 == 0 ? "60" : "50"])
-            usleep(useconds_t(40_000 + i * 60_000))
+            usleep(useconds_t(fullMicros * (Double(i) + 0.5) / 10))
             if p.kill() { killed += 1 }
             _ = try p.wait()
             let now = try state()

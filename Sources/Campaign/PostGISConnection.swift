@@ -1,0 +1,165 @@
+import Foundation
+import PostgresNIO
+
+/// Why a PostGIS operation failed, by what the user can do about it.
+public enum PostGISError: Error, CustomStringConvertible, Sendable {
+    /// The --postgres URL does not parse.
+    case badURL(String)
+    /// The server cannot be reached, refused the login, or has no such database.
+    case unavailable(String)
+    /// The database has no PostGIS extension (and flyr may not create it).
+    case noPostGIS(String)
+    /// The database's flyr_migrations are behind, ahead of, or different from this flyr's.
+    case schema(String)
+    /// No campaign with that id in the database.
+    case campaignNotFound(String)
+    /// The server refused a statement: its message, SQLSTATE and what flyr was doing.
+    case server(String)
+    /// A deadlock or serialization failure (SQLSTATE 40P01, 40001): the statement may be retried.
+    case conflict(String)
+
+    public var description: String {
+        switch self {
+        case .badURL(let s), .unavailable(let s), .noPostGIS(let s), .schema(let s), .server(let s), .conflict(let s): return s
+        case .campaignNotFound(let id): return "no campaign '\(id)' in this database; flyr push campaign.gpkg --postgres URL puts one there"
+        }
+    }
+}
+
+/// Where to connect: a `postgres://` or `postgresql://` URL
+/// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`).
+/// The user defaults to `postgres`, the port to 5432, the database to the user; TLS is off
+/// unless `sslmode` asks for it.
+public struct PostGISURL: Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var password: String?
+    public var database: String
+    public var sslMode: String
+
+    public init(parsing text: String) throws(PostGISError) {
+        let example = "e.g. --postgres postgres://flyr@127.0.0.1:5432/flyr"
+        guard let c = URLComponents(string: text), let scheme = c.scheme?.lowercased(),
+              scheme == "postgres" || scheme == "postgresql" else {
+            throw .badURL("bad --postgres URL '\(PostGISURL.redacted(text))': give postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, \(example)")
+        }
+        guard let host = c.host, !host.isEmpty else {
+            throw .badURL("bad --postgres URL '\(PostGISURL.redacted(text))': it names no host, \(example)")
+        }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = c.port ?? 5432
+        user = c.user?.removingPercentEncoding ?? "postgres"
+        password = c.password?.removingPercentEncoding
+        let path = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
+        database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
+        sslMode = c.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        guard ["disable", "prefer", "require"].contains(sslMode) else {
+            throw .badURL("bad sslmode '\(sslMode)': use sslmode=disable, prefer or require")
+        }
+    }
+
+    /// The URL without its password, for messages.
+    public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+
+    static func redacted(_ text: String) -> String {
+        guard var c = URLComponents(string: text), c.password != nil else { return text }
+        c.password = "***"
+        return c.string ?? text
+    }
+
+    func configuration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default: tls = .disable
+        }
+        return .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
+    }
+}
+
+/// One connection to the product database. Close it with `close()`; statements bind every
+/// value as a parameter.
+public final class PostGISConnection: Sendable {
+    public let url: PostGISURL
+    /// The PostgresNIO connection, for callers that run their own parameterised queries.
+    public let connection: PostgresConnection
+    let logger: Logger
+
+    init(url: PostGISURL, connection: PostgresConnection, logger: Logger) {
+        self.url = url; self.connection = connection; self.logger = logger
+    }
+
+    /// Connects and logs in; every failure to do so is `PostGISError.unavailable`.
+    public static func connect(_ url: PostGISURL) async throws -> PostGISConnection {
+        var logger = Logger(label: "flyr.postgis")
+        logger.logLevel = .critical
+        do {
+            let c = try await PostgresConnection.connect(configuration: try url.configuration(), id: 1, logger: logger)
+            return PostGISConnection(url: url, connection: c, logger: logger)
+        } catch {
+            throw PostGISError.unavailable("cannot connect to \(url): \(Self.reason(error))")
+        }
+    }
+
+    /// Closes the connection; throws when it does not close cleanly.
+    public func close() async throws { try await connection.close() }
+
+    /// Runs a statement and returns its rows; a server error becomes `PostGISError.server`
+    /// with the message, SQLSTATE and `what` (a lost connection: `.unavailable`).
+    @discardableResult
+    public func rows(_ query: PostgresQuery, _ what: String) async throws -> [PostgresRow] {
+        do {
+            return try await connection.query(query, logger: logger).collect()
+        } catch {
+            throw describe(error, what)
+        }
+    }
+
+    /// Runs `body` between BEGIN and COMMIT; any error rolls back and is rethrown.
+    public func transaction<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await rows("BEGIN", "starting a transaction")
+        do {
+            let v = try await body()
+            try await rows("COMMIT", "committing")
+            return v
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+            throw error
+        }
+    }
+
+    func describe(_ error: Error, _ what: String) -> Error {
+        if let e = error as? PSQLError {
+            switch e.code {
+            case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
+                return PostGISError.unavailable("lost the connection to \(url) while \(what): \(Self.reason(error))")
+            default: break
+            }
+            if let state = Self.sqlState(error), state == "40P01" || state == "40001" {
+                return PostGISError.conflict("\(what): \(Self.reason(error))")
+            }
+            return PostGISError.server("\(what): \(Self.reason(error))")
+        }
+        return error
+    }
+
+    /// The SQLSTATE of a server error, nil for other errors.
+    static func sqlState(_ error: Error) -> String? { (error as? PSQLError)?.serverInfo?[.sqlState] }
+
+    /// A server error's message, detail and SQLSTATE; otherwise the error's own text.
+    static func reason(_ error: Error) -> String {
+        if let e = error as? PSQLError {
+            if let info = e.serverInfo, let message = info[.message] {
+                var s = message
+                if let d = info[.detail] { s += " (\(d))" }
+                if let code = info[.sqlState] { s += " [SQLSTATE \(code)]" }
+                return s
+            }
+            if let u = e.underlying { return "\(u)" }
+            return "\(e.code)"
+        }
+        return "\(error)"
+    }
+}
