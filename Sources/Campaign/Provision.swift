@@ -331,7 +331,18 @@ public enum QRSlug {
     static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyz")
     public static func make() -> String {
         var rng = SystemRandomNumberGenerator()
-        return String((0..<10).map { _ in alphabet[Int(rng.next(upperBound: UInt32(alphabet.count)))] })
+        var out: [Character] = []
+        out.reserveCapacity(10)
+        // 5 random bits a character, values 31 rejected (unbiased over the 31 letters).
+        while out.count < 10 {
+            var bits = rng.next() as UInt64
+            for _ in 0..<12 where out.count < 10 {
+                let v = Int(bits & 31)
+                bits >>= 5
+                if v < alphabet.count { out.append(alphabet[v]) }
+            }
+        }
+        return String(out)
     }
 }
 
@@ -351,11 +362,16 @@ public enum AddressFormat {
     }
 
     /// The `value`s of Overture's `address_levels` ([{"value":"NY"},{"value":"QUEENS"}]).
+    /// The same few texts repeat over a whole extract, so each is parsed once.
     static func levelValues(_ json: String?) -> [String] {
-        guard let json, let data = json.data(using: .utf8),
-              let arr = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
-        return arr.compactMap { $0["value"] as? String }
+        guard let json else { return [] }
+        return levelCache.value(for: json) {
+            guard let data = json.data(using: .utf8),
+                  let arr = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+            return arr.compactMap { $0["value"] as? String }
+        }
     }
+    static let levelCache = MemoCache<String, [String]>()
 }
 
 /// Writes R-tree rows during a bulk load and the table's extent in gpkg_contents at the end.
@@ -382,5 +398,18 @@ final class SpatialIndexWriter {
             UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
               last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
             """, arguments: extent.isEmpty ? [nil, nil, nil, nil, table] : [extent.minX, extent.minY, extent.maxX, extent.maxY, table])
+    }
+}
+
+/// A small thread-safe memo table.
+final class MemoCache<K: Hashable & Sendable, V: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var table: [K: V] = [:]
+    func value(for key: K, _ make: () -> V) -> V {
+        lock.lock(); defer { lock.unlock() }
+        if let v = table[key] { return v }
+        let v = make()
+        if table.count < 10_000 { table[key] = v }
+        return v
     }
 }

@@ -19,13 +19,26 @@ struct SHA256 {
 
     mutating func update<D: DataProtocol>(_ data: D) {
         length += UInt64(data.count)
-        buffer.append(contentsOf: data)
-        var offset = 0
-        while buffer.count - offset >= 64 {
-            compress(buffer, at: offset)
-            offset += 64
+        for region in data.regions {
+            region.withUnsafeBytes { raw in
+                var bytes = raw[...]
+                // Top up a partial block first, then whole blocks straight from the input.
+                if !buffer.isEmpty {
+                    let take = min(64 - buffer.count, bytes.count)
+                    buffer.append(contentsOf: bytes.prefix(take))
+                    bytes = bytes.dropFirst(take)
+                    if buffer.count == 64 {
+                        buffer.withUnsafeBytes { compress($0.baseAddress!) }
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                while bytes.count >= 64 {
+                    compress(raw.baseAddress! + bytes.startIndex)
+                    bytes = bytes.dropFirst(64)
+                }
+                buffer.append(contentsOf: bytes)
+            }
         }
-        buffer.removeFirst(offset)
     }
 
     mutating func finalize() -> String {
@@ -34,13 +47,22 @@ struct SHA256 {
         while tail.count % 64 != 56 { tail.append(0) }
         let bits = length &* 8
         for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        var offset = 0
-        while offset < tail.count { compress(tail, at: offset); offset += 64 }
+        tail.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count { compress(raw.baseAddress! + offset); offset += 64 }
+        }
         return h.map { String(format: "%08x", $0) }.joined()
     }
 
-    private mutating func compress(_ block: [UInt8], at o: Int) {
-        var w = [UInt32](repeating: 0, count: 64)
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            compressBlock(block, w)
+        }
+    }
+
+    private mutating func compressBlock(_ block: UnsafeRawPointer, _ w: UnsafeMutableBufferPointer<UInt32>) {
+        let o = 0
+        let block = block.assumingMemoryBound(to: UInt8.self)
         for i in 0..<16 {
             w[i] = UInt32(block[o + 4 * i]) << 24 | UInt32(block[o + 4 * i + 1]) << 16 | UInt32(block[o + 4 * i + 2]) << 8 | UInt32(block[o + 4 * i + 3])
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The linker's working set: every feature projected to a local metric CRS, footprints as
+/// One tile's working set: its features projected to the local metric CRS, footprints as
 /// (repaired) GEOS geometries, STRtrees over footprints and road segments. One GEOS context.
 final class LinkWorld {
     let options: LinkerOptions

@@ -74,7 +74,7 @@ public struct LinkResult: Sendable {
 }
 
 /// The Stable Linker: COVERS, then BUFFER, then NEAREST, with street evidence; deterministic
-/// for any input order. Runs on one GEOS context.
+/// for any input order and any number of workers (one GEOS context per tile).
 public struct Linker: Sendable {
     public var options: LinkerOptions
     public init(options: LinkerOptions = .init()) { self.options = options }
@@ -94,8 +94,6 @@ public struct Linker: Sendable {
     static let occupiedPenalty = 20.0
     /// A footprint whose nearest point lies across a road from the address point.
     static let acrossRoadPenalty = 25.0
-    /// A building that fronts no street of the address's name while such a street is near.
-    static let wrongStreetPenalty = 4.0
 
     /// Links every address. The area is cut into fixed tiles (`LinkerOptions.tileMeters`,
     /// laid out from the data alone); each tile is linked in its own worker with its own GEOS

@@ -48,3 +48,28 @@ import Geo
         #expect(slugs.allSatisfy { $0.count == 10 && $0.allSatisfy { QRSlug.alphabet.contains($0) } })
     }
 }
+
+@Suite struct SHA256FileTests {
+    @Test func chunkedUpdatesMatchOneUpdate() {
+        let text = Array(String(repeating: "flyr-0123456789", count: 997).utf8)
+        var whole = SHA256()
+        whole.update(text)
+        var parts = SHA256()
+        var i = 0, step = 1
+        while i < text.count { let j = min(text.count, i + step); parts.update(text[i..<j]); i = j; step = step * 3 % 131 + 1 }
+        #expect(whole.finalize() == parts.finalize())
+    }
+
+    @Test func fileDigestMatchesSha256sum() throws {
+        let path = Fixtures.sample("buildings.geojson")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.arguments = [path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(SHA256.file(path) == String(out.prefix(64)))
+    }
+}
