@@ -12,14 +12,22 @@ public enum GeoPackage {
 
     /// Opens (creating if needed) a GeoPackage file for writing: WAL, a busy timeout so
     /// concurrent writers wait instead of failing, and the ST_* functions registered.
-    public static func open(_ path: String, readOnly: Bool = false) throws -> DatabaseQueue {
+    /// `bulkBuild`: the file is new and private to one writer until it is renamed into place,
+    /// so it is written without a journal (a failure discards the whole file anyway).
+    public static func open(_ path: String, readOnly: Bool = false, bulkBuild: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(30)
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
             registerFunctions(db)
-            if !readOnly { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            if bulkBuild {
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            } else if !readOnly {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            }
         }
         return try DatabaseQueue(path: path, configuration: config)
     }

@@ -113,13 +113,10 @@ public enum Provisioner {
         let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: temp)
         do {
-            let db = try GeoPackage.open(temp)
+            let db = try GeoPackage.open(temp, bulkBuild: true)
             try CampaignSchema.migrator.migrate(db)
             try db.write { db in try fill(db) }
-            try db.writeWithoutTransaction { db in
-                _ = try db.checkpoint(.truncate)
-                try db.execute(sql: "PRAGMA journal_mode = DELETE")
-            }
+            try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try db.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
             // rename(2) replaces an existing file atomically (FileManager.replaceItemAt fails
