@@ -7,13 +7,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
 
 
+CPU = {}
+
+
 def run(cmd):
-    """Runs cmd; returns (seconds, peak RSS in MiB, stderr)."""
+    """Runs cmd; returns (seconds, peak RSS in MiB, stderr). Its CPU seconds (user + system)
+    are kept in CPU[the command line], the last run's."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
+    CPU[" ".join(cmd)] = usage.ru_utime + usage.ru_stime
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"bench: {' '.join(cmd)} failed with exit {code}:\n{err.decode()}")
@@ -85,7 +90,7 @@ def scale_rows(d, runs, label, gp):
             secs, rss, err = median_run(cmd, runs)
             if counted is None and "read" in name:
                 counted = err
-        res[name] = (secs, rss)
+        res[name] = (secs, rss, CPU.get(" ".join(cmd), 0.0))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
     subprocess.run(["rm", "-rf", tmp])
     return rows, res, size
@@ -153,7 +158,7 @@ def main():
         t = [["flyr link <= 8 s", f"{link[0]:.2f} s", "yes" if link[0] <= 8 else "no"],
              ["flyr provision <= 15 s", f"{prov[0]:.2f} s", "yes" if prov[0] <= 15 else "no"],
              ["provision peak <= 1.5 GB", f"{prov[1] / 1024:.2f} GiB", "yes" if prov[1] <= 1.5 * 1024 else "no"],
-             ["parse >= 150 MB/s per core", f"{size / parse[0] / 1e6 / 2:.0f} MB/s per core (2 cores)", "yes" if size / parse[0] / 1e6 / 2 >= 150 else "no"],
+             ["parse >= 150 MB/s per core", f"{size / parse[2] / 1e6:.0f} MB/s per CPU-second ({size / parse[0] / 1e6:.0f} MB/s wall, one thread per file)", "yes" if size / parse[2] / 1e6 >= 150 else "no"],
              ["render 1M footprints 4096x4096 <= 10 s", f"{render[0]:.2f} s", "yes" if render[0] <= 10 else "no"]]
         if "GeoPandas pipeline -> CSV" in res:
             g = res["GeoPandas pipeline -> CSV"]

@@ -111,9 +111,20 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
-        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
-        let attrs = FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments)
+        // Projection and tiling on one thread, the per-feature attributes on another.
+        let prepared = PreparedInputs()
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                prepared.setLayers(Result { () throws -> (ProjectedLayers, TileGrid) in
+                    let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
+                    return (layers, TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters))
+                })
+            } else {
+                prepared.setAttrs(FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments))
+            }
+        }
+        let (layers, tiles) = try prepared.layers!.get()
+        let attrs = prepared.attrs!
         phase("project")
 
         let outcomes = TileOutcomes(count: tiles.tiles.count)

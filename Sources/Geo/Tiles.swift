@@ -191,3 +191,12 @@ final class TileCounter: @unchecked Sendable {
         return next - 1
     }
 }
+
+/// The two halves of the linker's preparation, filled from two threads.
+final class PreparedInputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var layers: Result<(ProjectedLayers, TileGrid), Error>?
+    private(set) var attrs: FeatureAttributes?
+    func setLayers(_ r: Result<(ProjectedLayers, TileGrid), Error>) { lock.lock(); layers = r; lock.unlock() }
+    func setAttrs(_ a: FeatureAttributes) { lock.lock(); attrs = a; lock.unlock() }
+}
