@@ -60,10 +60,11 @@ public struct MapRenderer: Sendable {
         case .pdf: surface = try .pdf(width: Double(view.width) * ppp, height: Double(view.height) * ppp, title: map.title)
         }
         var labelsPlaced = 0
+        let svgText = format == .svg ? SVGText(family: style.font) : nil
         do {
             let ctx = try CairoContext(surface)
             if format != .png { cairo_scale(ctx.cr, ppp, ppp) }
-            var painter = Painter(ctx: ctx, style: style, view: view)
+            var painter = Painter(ctx: ctx, style: style, view: view, svgText: svgText)
             try painter.draw(map: map, layout: layout)
             labelsPlaced = painter.labelsPlaced
             try ctx.check("draw")
@@ -75,7 +76,7 @@ public struct MapRenderer: Sendable {
             data = try surface.pngData()
         } else {
             try surface.finish()
-            data = surface.writtenBytes
+            data = svgText?.inject(into: surface.writtenBytes) ?? surface.writtenBytes
         }
         timings.encode = lap()
         return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: labelsPlaced)

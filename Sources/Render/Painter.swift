@@ -12,9 +12,12 @@ struct Painter {
     var placer = LabelPlacer()
     var labelsPlaced = 0
     private var patterns: [StatusPaint: CairoPattern] = [:]
+    /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
+    let svgText: SVGText?
 
-    init(ctx: CairoContext, style: Style, view: MapView) {
+    init(ctx: CairoContext, style: Style, view: MapView, svgText: SVGText? = nil) {
         self.ctx = ctx; self.style = style; self.view = view; self.s = view.styleScale
+        self.svgText = svgText
         placer = LabelPlacer(cellSize: 48 * s)
     }
 
@@ -152,6 +155,8 @@ struct Painter {
     // MARK: text
 
     func selectFont(bold: Bool, size: Double) {
+        svgText?.bold = bold
+        svgText?.size = size
         cairo_select_font_face(cr, style.font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
     }
@@ -163,8 +168,17 @@ struct Painter {
         return e.x_advance
     }
 
-    /// Draws real text (glyphs, selectable in PDF) with an optional halo outline under it.
+    /// Draws real text (glyphs, selectable in PDF; `<text>` elements in SVG) with an optional
+    /// halo outline under it.
     func drawText(_ text: String, x: Double, baseline: Double, color: RGBA, halo: RGBA? = nil, haloWidth: Double = 0) {
+        if let t = svgText {
+            var dx = x, dy = baseline, size = t.size, zero = 0.0, hw = haloWidth, zero2 = 0.0
+            cairo_user_to_device(cr, &dx, &dy)
+            cairo_user_to_device_distance(cr, &size, &zero)
+            cairo_user_to_device_distance(cr, &hw, &zero2)
+            t.add(SVGText.Item(text: text, x: dx, y: dy, size: size, bold: t.bold, fill: color, halo: halo, haloWidth: hw))
+            return
+        }
         if let halo {
             cairo_move_to(cr, x, baseline)
             cairo_text_path(cr, text)

@@ -73,6 +73,20 @@ private func hexOfSVGColor(_ s: String) -> String? {
         #expect(!counter.elements.contains("script"))
         let text = String(decoding: r.data, as: UTF8.self)
         #expect(!text.contains("<script"))
+        // The title is real, escaped text, not glyph outlines.
+        #expect(text.contains(">&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;</text>"))
+        #expect(counter.elements.contains("text"))
+    }
+
+    @Test func svgTextIsRealText() throws {
+        var map = Fixture.statusRow
+        map.title = "Hollis, week 3"
+        let r = try MapRenderer(style: .default).render(map, viewport: .dataExtent(padding: 30),
+                                                         canvas: .pixels(width: 600, height: 300), format: .svg)
+        let text = String(decoding: r.data, as: UTF8.self)
+        #expect(text.contains(">Hollis, week 3</text>"))
+        #expect(text.contains("OpenStreetMap contributors, Overture Maps Foundation</text>"))
+        #expect(!text.contains("<symbol"), "no glyph outlines")
     }
 }
 
