@@ -127,7 +127,7 @@ public struct Linker: Sendable {
         let attrs = prepared.attrs!
         phase("project")
 
-        let outcomes = TileOutcomes(count: tiles.tiles.count)
+        let outcomes = SlotResults<TileLinks>(count: tiles.tiles.count)
         let workers = max(1, min(options.workers ?? ProcessInfo.processInfo.activeProcessorCount, tiles.tiles.count))
         let next = TileCounter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in

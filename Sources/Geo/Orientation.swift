@@ -202,21 +202,24 @@ extension Orienter {
                                        links: LinkResult, options: OrientationOptions = .init(),
                                        workers: Int? = nil) throws -> [AddressOrientation] {
         let origin = origin(buildings, addresses)
-        var ids: [String: Int] = [:]
-        for (i, b) in buildings.enumerated() { ids[b.id] = i }
-        var links_: [String: String] = [:]
-        for l in links.links { if let b = l.buildingID { links_[l.addressID] = b } }
-        let byID = ids, linked = links_
+        let byID = Dictionary(buildings.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let linked = Dictionary(links.links.compactMap { l in l.buildingID.map { (l.addressID, $0) } },
+                                uniquingKeysWith: { first, _ in first })
         let chunk = 20_000
         let chunks = stride(from: 0, to: addresses.count, by: chunk).map { $0..<min(addresses.count, $0 + chunk) }
-        let results = ChunkResults(count: chunks.count)
+        let results = SlotResults<[AddressOrientation]>(count: chunks.count)
         let counter = TileCounter()
         let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
         DispatchQueue.concurrentPerform(iterations: n) { _ in
+            // One orienter (one GEOS context, one projection of the segments) per worker.
+            let orienter: Orienter
+            do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {
+                while let c = counter.take(below: chunks.count) { results.set(c, .failure(error)) }
+                return
+            }
+            var footprints: [Int: (Geometry, Coord)?] = [:]
             while let c = counter.take(below: chunks.count) {
                 do {
-                    let orienter = try Orienter(segments: segments, origin: origin, options: options)
-                    var footprints: [Int: (Geometry, Coord)?] = [:]
                     var rows: [AddressOrientation] = []
                     for a in addresses[chunks[c]] {
                         let key = StreetName.normalize(a.street)
@@ -259,17 +262,5 @@ extension Orienter {
         var e = BBox.extent(of: addresses)
         for b in buildings { e.expand(b.bbox) }
         return e.center ?? Coord(0, 0)
-    }
-}
-
-/// Per-chunk results filled by the orientation workers.
-final class ChunkResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[AddressOrientation], Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<[AddressOrientation], Error>) { lock.lock(); results[i] = r; lock.unlock() }
-    func get(_ i: Int) throws -> [AddressOrientation] {
-        lock.lock(); defer { lock.unlock() }
-        return try results[i]!.get()
     }
 }

@@ -168,19 +168,19 @@ struct TileGrid: Sendable {
     }
 }
 
-/// Results of the tiles, filled by the workers.
-final class TileOutcomes: @unchecked Sendable {
+/// One result slot per unit of work (a tile, a chunk), filled by parallel workers.
+final class SlotResults<T>: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [Result<Linker.TileLinks, Error>?]
+    private var results: [Result<T, Error>?]
     init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<Linker.TileLinks, Error>) { lock.lock(); results[i] = r; lock.unlock() }
-    func get(_ i: Int) throws -> Linker.TileLinks {
+    func set(_ i: Int, _ r: Result<T, Error>) { lock.lock(); results[i] = r; lock.unlock() }
+    func get(_ i: Int) throws -> T {
         lock.lock(); defer { lock.unlock() }
         return try results[i]!.get()
     }
 }
 
-/// Hands out tile numbers to workers, each once.
+/// Hands out unit numbers (tiles, chunks) to workers, each once.
 final class TileCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
