@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CGEOS", "CProj"]),
         .target(name: "Render", dependencies: ["Geo", "CCairo"]),
         .target(name: "Campaign", dependencies: [
-            "Geo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Geo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .executableTarget(
             name: "flyr",

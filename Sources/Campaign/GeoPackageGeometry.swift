@@ -14,14 +14,24 @@ public enum GeoPackageGeometry: Equatable, Sendable {
         switch self {
         case .point(let c): return BBox(minX: c.x, minY: c.y, maxX: c.x, maxY: c.y)
         case .lineString(let l): return BBox(covering: l)
-        case .multiPolygon(let ps): return BBox(covering: ps.lazy.flatMap { $0.rings.first ?? [] })
+        case .multiPolygon(let ps):
+            var b = BBox.empty
+            for p in ps { if let shell = p.rings.first { for c in shell { b.expand(c) } } }
+            return b
         }
     }
 
     /// The GeoPackage binary: header with envelope, then ISO WKB.
     public func encode(srsID: Int32 = 4326) -> Data {
         var w = ByteWriter()
-        w.bytes([0x47, 0x50, 0x00])  // "GP", version 0
+        encode(into: &w, srsID: srsID)
+        return w.data
+    }
+
+    /// Appends the GeoPackage binary to `w`; `envelope`, when the caller knows it, saves a pass
+    /// over the coordinates.
+    func encode(into w: inout ByteWriter, srsID: Int32 = 4326, envelope known: BBox? = nil) {
+        w.byte(0x47); w.byte(0x50); w.byte(0x00)  // "GP", version 0
         let empty: Bool
         switch self {
         case .point: empty = false
@@ -29,18 +39,17 @@ public enum GeoPackageGeometry: Equatable, Sendable {
         case .multiPolygon(let p): empty = p.isEmpty
         }
         // flags: bit0 little-endian, bits1-3 envelope code (1 = minx,maxx,miny,maxy), bit4 empty.
-        w.bytes([empty ? 0b0001_0001 : 0b0000_0011])
+        w.byte(empty ? 0b0001_0001 : 0b0000_0011)
         w.int32(srsID)
         if !empty {
-            let e = envelope
+            let e = known ?? envelope
             w.double(e.minX); w.double(e.maxX); w.double(e.minY); w.double(e.maxY)
         }
         writeWKB(&w)
-        return w.data
     }
 
     func writeWKB(_ w: inout ByteWriter) {
-        w.bytes([1])
+        w.byte(1)
         switch self {
         case .point(let c):
             w.uint32(Self.wkbPoint); w.double(c.x); w.double(c.y)
@@ -50,7 +59,7 @@ public enum GeoPackageGeometry: Equatable, Sendable {
         case .multiPolygon(let ps):
             w.uint32(Self.wkbMultiPolygon); w.uint32(UInt32(ps.count))
             for p in ps {
-                w.bytes([1]); w.uint32(Self.wkbPolygon); w.uint32(UInt32(p.rings.count))
+                w.byte(1); w.uint32(Self.wkbPolygon); w.uint32(UInt32(p.rings.count))
                 for r in p.rings {
                     w.uint32(UInt32(r.count))
                     for c in r { w.double(c.x); w.double(c.y) }
@@ -157,12 +166,18 @@ public enum GeoPackageError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// Little-endian bytes appended to a reusable buffer.
 struct ByteWriter {
-    var data = Data()
-    mutating func bytes(_ b: [UInt8]) { data.append(contentsOf: b) }
-    mutating func uint32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func double(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+    var buffer: [UInt8] = []
+    var data: Data { Data(buffer) }
+    mutating func reset() { buffer.removeAll(keepingCapacity: true) }
+    mutating func byte(_ b: UInt8) { buffer.append(b) }
+    mutating func uint32(_ v: UInt32) { append(v.littleEndian) }
+    mutating func int32(_ v: Int32) { append(v.littleEndian) }
+    mutating func double(_ v: Double) { append(v.bitPattern.littleEndian) }
+    private mutating func append<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v) { buffer.append(contentsOf: $0) }
+    }
 }
 
 struct ByteReader {

@@ -198,39 +198,53 @@ public enum Provisioner {
 
         let tables = ["buildings", "campaign_addresses", "segments"]
         for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
-        for t in tables {
-            try db.execute(sql: "DELETE FROM \(t)")
-            try db.execute(sql: "DELETE FROM rtree_\(t)_geom")
-        }
-        // The R-tree rows and the extents are written with the features (the envelopes are
-        // known here), so the index is complete when the triggers come back.
-        var indexers: [String: SpatialIndexWriter] = [:]
-        for t in tables { indexers[t] = try SpatialIndexWriter(db, table: t) }
+        for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
         try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
+        // Indexes on building ids take rows in random key order: sorted once at the end
+        // instead of updated row by row.
+        for (name, _) in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+        // The CHECK constraints are `column IN (list)`, which SQLite evaluates by building a
+        // temporary index on every row; the values written here come from Swift enums
+        // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+        // Each table's R-tree entries, packed in one go once the rows are in (RTreeBulkLoad).
+        var envelopes: [String: [(id: Int64, box: BBox)]] = [:]
+        var geometry = ByteWriter()
 
-        // Buildings, sorted by GERS id so fids are stable.
+        // Buildings, sorted by GERS id so fids are stable; their link counts come from
+        // `links.buildings`, also sorted by id.
         progress("writing \(input.buildings.count) buildings")
-        var perBuilding: [String: BuildingLinks] = [:]
-        for b in input.links.buildings { perBuilding[b.buildingID] = b }
-        let insertBuilding = try db.makeStatement(sql: """
+        let insertBuilding = try BulkInsert(db, sql: """
             INSERT INTO buildings (geom, gers_id, height_m, levels, subtype, class, feature_status, address_count, is_multi_unit, names, sources)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for b in input.buildings.sorted(by: { $0.id < $1.id }) {
-            let info = perBuilding[b.id]
-            let height = b.height ?? b.numFloors.map { Double($0) * 3 }
-            let geom = GeoPackageGeometry.multiPolygon(b.polygons)
-            try insertBuilding.execute(arguments: [
-                geom.encode(), b.id, height, b.numFloors, b.subtype, b.buildingClass,
-                (info?.isOrphan ?? true) ? "orphan_building" : "matched", info?.addressCount ?? 0, info?.isMultiUnit ?? false,
-                b.namesJSON, b.sourcesJSON,
-            ])
-            try indexers["buildings"]!.add(db.lastInsertedRowID, geom.envelope)
+        let perBuilding = input.links.buildings
+        var next = 0
+        var boxes: [(id: Int64, box: BBox)] = []
+        boxes.reserveCapacity(input.buildings.count)
+        for i in input.buildings.indices.sorted(by: { input.buildings[$0].id < input.buildings[$1].id }) {
+            let b = input.buildings[i]
+            while next < perBuilding.count && perBuilding[next].buildingID < b.id { next += 1 }
+            let info = next < perBuilding.count && perBuilding[next].buildingID == b.id ? perBuilding[next] : nil
+            geometry.reset()
+            GeoPackageGeometry.multiPolygon(b.polygons).encode(into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
+            insertBuilding.blob(geometry.buffer)
+            insertBuilding.text(b.id)
+            insertBuilding.double(b.height ?? b.numFloors.map { Double($0) * 3 })
+            insertBuilding.int(b.numFloors)
+            insertBuilding.text(b.subtype)
+            insertBuilding.text(b.buildingClass)
+            insertBuilding.text((info?.isOrphan ?? true) ? "orphan_building" : "matched")
+            insertBuilding.int(info?.addressCount ?? 0)
+            insertBuilding.bool(info?.isMultiUnit ?? false)
+            insertBuilding.text(b.namesJSON)
+            insertBuilding.text(b.sourcesJSON)
+            boxes.append((try insertBuilding.insert(), b.bbox))
         }
+        envelopes["buildings"] = boxes
 
         progress("writing \(input.addresses.count) addresses")
-        var links: [String: Link] = [:]
-        for l in input.links.links { links[l.addressID] = l }
         let streetKeys = input.addresses.map { StreetName.normalize($0.street) ?? "" }
         let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
         let order = input.addresses.indices.sorted { i, j in
@@ -243,21 +257,27 @@ public enum Provisioner {
         }
         var seq = [Int](repeating: 0, count: input.addresses.count)
         for (n, i) in order.enumerated() { seq[i] = n + 1 }
-        let insertAddress = try db.makeStatement(sql: """
+        let insertAddress = try BulkInsert(db, sql: """
             INSERT INTO campaign_addresses (geom, gers_id, campaign_id, number, street, unit, postcode, postal_city, country,
               address_levels, sources, formatted, building_gers_id, match_method, confidence, distance_m, street_match,
               segment_gers_id, road_bearing, house_bearing, is_oriented, visited, scans, seq, qr_slug)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let insertLink = try db.makeStatement(sql: """
+        let insertLink = try BulkInsert(db, sql: """
             INSERT INTO building_address_links (campaign_id, address_id, building_id, method, confidence, distance_m, street_match)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         var rows = 0, linksCreated = 0
         var slugs = Set(kept.values.compactMap(\.slug))
+        // One link per address, sorted by address id like the rows written here.
+        let links = input.links.links
+        next = 0
+        boxes = []
+        boxes.reserveCapacity(input.addresses.count)
         for i in input.addresses.indices.sorted(by: { input.addresses[$0].id < input.addresses[$1].id }) {
             let a = input.addresses[i]
-            let l = links[a.id]
+            while next < links.count && links[next].addressID < a.id { next += 1 }
+            let l = next < links.count && links[next].addressID == a.id ? links[next] : nil
             let o = input.orientations[a.id]
             let old = kept[a.id]
             var slug = old?.slug
@@ -265,42 +285,80 @@ public enum Provisioner {
                 repeat { slug = QRSlug.make() } while slugs.contains(slug!)
                 slugs.insert(slug!)
             }
-            try insertAddress.execute(arguments: [
-                GeoPackageGeometry.point(a.point).encode(), a.id, campaignID, a.number, a.street, a.unit, a.postcode,
-                a.postalCity, a.country, a.addressLevelsJSON, a.sourcesJSON, AddressFormat.oneLine(a),
-                l?.buildingID, (l?.method ?? .none).rawValue, l?.confidence ?? 0, l?.distance ?? 0, l?.streetMatch ?? false,
-                o?.segmentID, o?.roadBearing, o?.houseBearing, o != nil, old?.visited ?? false, old?.scans ?? 0, seq[i], slug,
-            ])
-            try indexers["campaign_addresses"]!.add(db.lastInsertedRowID, a.bbox)
+            geometry.reset()
+            GeoPackageGeometry.point(a.point).encode(into: &geometry)
+            insertAddress.blob(geometry.buffer)
+            for text in [a.id, campaignID, a.number, a.street, a.unit, a.postcode, a.postalCity, a.country,
+                         a.addressLevelsJSON, a.sourcesJSON, AddressFormat.oneLine(a), l?.buildingID, (l?.method ?? .none).rawValue] {
+                insertAddress.text(text)
+            }
+            insertAddress.double(l?.confidence ?? 0)
+            insertAddress.double(l?.distance ?? 0)
+            insertAddress.bool(l?.streetMatch ?? false)
+            insertAddress.text(o?.segmentID)
+            insertAddress.double(o?.roadBearing)
+            insertAddress.double(o?.houseBearing)
+            insertAddress.bool(o != nil)
+            insertAddress.bool(old?.visited ?? false)
+            insertAddress.int(old?.scans ?? 0)
+            insertAddress.int(seq[i])
+            insertAddress.text(slug)
+            boxes.append((try insertAddress.insert(), a.bbox))
             if let l, let b = l.buildingID {
-                try insertLink.execute(arguments: [campaignID, a.id, b, l.method.rawValue, l.confidence, l.distance, l.streetMatch])
+                insertLink.text(campaignID); insertLink.text(a.id); insertLink.text(b); insertLink.text(l.method.rawValue)
+                insertLink.double(l.confidence); insertLink.double(l.distance); insertLink.bool(l.streetMatch)
+                try insertLink.insert()
                 linksCreated += 1
             }
             rows += 1
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
+        envelopes["campaign_addresses"] = boxes
 
         progress("writing \(input.segments.count) segments")
-        let insertSegment = try db.makeStatement(sql: """
+        let insertSegment = try BulkInsert(db, sql: """
             INSERT INTO segments (geom, gers_id, subtype, class, subclass, name, names, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for s in input.segments.sorted(by: { $0.id < $1.id }) {
-            try insertSegment.execute(arguments: [GeoPackageGeometry.lineString(s.line).encode(), s.id, s.subtype,
-                                                  s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON])
-            try indexers["segments"]!.add(db.lastInsertedRowID, s.bbox)
+        boxes = []
+        for i in input.segments.indices.sorted(by: { input.segments[$0].id < input.segments[$1].id }) {
+            let s = input.segments[i]
+            geometry.reset()
+            GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
+            insertSegment.blob(geometry.buffer)
+            for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
+            boxes.append((try insertSegment.insert(), s.bbox))
         }
+        envelopes["segments"] = boxes
+
+        for (name, on) in lookupIndexes { try db.execute(sql: "CREATE INDEX \(name) ON \(on)") }
 
         // Field status: a row per building; rows of buildings that no longer exist go.
+        let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
         try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
-        try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
+        if hadStats {
+            try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
+        }
 
         progress("building spatial indexes")
         for t in tables {
+            let entries = envelopes[t] ?? []
+            try RTreeBulkLoad.build(db, rtree: "rtree_\(t)_geom", entries: entries)
             try GeoPackage.createSpatialIndexTriggers(db, table: t)
-            try indexers[t]!.finish()
+            var extent = BBox.empty
+            for e in entries { extent.expand(e.box) }
+            try db.execute(sql: """
+                UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
+                  last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
+                """, arguments: extent.isEmpty ? [nil, nil, nil, nil, t] : [extent.minX, extent.minY, extent.maxX, extent.maxY, t])
         }
         return try summary(db, campaignID: campaignID, unchanged: false)
     }
+
+    /// The secondary indexes of migration 002 that a provision rebuilds: name and target.
+    static let lookupIndexes = [
+        ("campaign_addresses_building", "campaign_addresses(building_gers_id)"),
+        ("building_address_links_building", "building_address_links(building_id)"),
+    ]
 
     static func summary(_ db: Database, campaignID: String, unchanged: Bool) throws -> ProvisionSummary {
         func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [campaignID]) ?? 0 }
@@ -369,33 +427,6 @@ public enum AddressFormat {
         }
     }
     static let levelCache = MemoCache<String, [String]>()
-}
-
-/// Writes R-tree rows during a bulk load and the table's extent in gpkg_contents at the end.
-final class SpatialIndexWriter {
-    let db: Database
-    let table: String
-    let insert: Statement
-    var extent = BBox.empty
-
-    init(_ db: Database, table: String) throws {
-        self.db = db
-        self.table = table
-        insert = try db.makeStatement(sql: "INSERT INTO rtree_\(table)_geom VALUES (?, ?, ?, ?, ?)")
-    }
-
-    func add(_ id: Int64, _ box: BBox) throws {
-        guard !box.isEmpty else { return }
-        try insert.execute(arguments: [id, box.minX, box.maxX, box.minY, box.maxY])
-        extent.expand(box)
-    }
-
-    func finish() throws {
-        try db.execute(sql: """
-            UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
-              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
-            """, arguments: extent.isEmpty ? [nil, nil, nil, nil, table] : [extent.minX, extent.minY, extent.maxX, extent.maxY, table])
-    }
 }
 
 /// A small thread-safe memo table.

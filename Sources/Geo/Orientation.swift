@@ -87,18 +87,28 @@ public final class Orienter {
     /// prefers a road of that name. Nil when no eligible road lies within the radius, or the
     /// footprint is empty after repair.
     public func orient(footprint parts: [PolygonCoords], street: String? = nil) throws -> Orientation? {
-        guard case let (g, centre)? = try projectedFootprint(parts) else { return nil }
-        return try orient(g, centre: centre, street: StreetName.normalize(street))
+        guard let f = try projectedFootprint(parts) else { return nil }
+        return try orient(f, street: StreetName.normalize(street))
     }
 
     /// The orientation of a point (degrees) standing for a house.
     public func orient(point: Coord, street: String? = nil) throws -> Orientation? {
         let p = try projection.forward(point)
-        return try orient(try Geometry.point(context, p), centre: p, street: StreetName.normalize(street))
+        let g = try Geometry.point(context, p)
+        return try orient(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p,
+                          street: StreetName.normalize(street))
     }
 
-    /// The footprint in metres (repaired when invalid) and its centre; nil when empty.
-    func projectedFootprint(_ parts: [PolygonCoords]) throws -> (Geometry, Coord)? {
+    /// A footprint in metres: the rings of all its parts, their envelope, and its centre.
+    struct Footprint {
+        var rings: [[Coord]]
+        var box: BBox
+        var centre: Coord
+    }
+
+    /// The footprint in metres (repaired when invalid) and its centre (the centroid, or a
+    /// point on the surface when the centroid falls outside); nil when empty.
+    func projectedFootprint(_ parts: [PolygonCoords]) throws -> Footprint? {
         var flat = parts.flatMap { $0.rings.flatMap { $0 } }
         guard !flat.isEmpty else { return nil }
         try projection.forward(&flat)
@@ -107,28 +117,38 @@ public final class Orienter {
             PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
         }
         var g = try Geometry.polygon(context, projected)
-        let simple = projected.count == 1 && projected[0].rings.count == 1 && Planar.isSimpleRing(projected[0].rings[0])
-        if !simple && !g.isValid { g = try g.makeValid().polygonalPart() }
+        // One simple ring, the common house: its centre is tested with planar code; anything
+        // else goes through GEOS (validity, repair, covers).
+        if projected.count == 1 && projected[0].rings.count == 1 && Planar.isSimpleRing(projected[0].rings[0]) {
+            let ring = projected[0].rings[0]
+            let c = try g.centroid().pointCoord()
+            let centre = Planar.covers([ring], c, tolerance: 0) ? c : try g.pointOnSurface().pointCoord()
+            return Footprint(rings: [ring], box: BBox(covering: ring), centre: centre)
+        }
+        if !g.isValid { g = try g.makeValid().polygonalPart() }
         guard !g.isEmpty else { return nil }
         let c = try g.centroid()
         let centre = try g.covers(c) ? c.pointCoord() : g.pointOnSurface().pointCoord()
-        return (g, centre)
+        return Footprint(rings: g.polygons().flatMap(\.rings), box: g.envelope(), centre: centre)
     }
 
-    /// Core: `g` and `centre` in metres, `key` a normalised street name.
-    func orient(_ g: Geometry, centre: Coord, street key: String?) throws -> Orientation? {
+    func orient(_ f: Footprint, street key: String?) throws -> Orientation? {
+        try orient(rings: f.rings, box: f.box, point: nil, centre: f.centre, street: key)
+    }
+
+    /// Core: footprint rings (or a point geometry when there are none), their envelope and
+    /// centre in metres; `key` a normalised street name.
+    private func orient(rings: [[Coord]], box: BBox, point: Geometry?, centre: Coord, street key: String?) throws -> Orientation? {
         let r = options.radiusMeters
         var any: (Int, Double)? = nil, named: (Int, Double)? = nil
         func better(_ s: Int, _ d: Double, than cur: (Int, Double)?) -> Bool {
             guard let cur else { return true }
             return d != cur.1 ? d < cur.1 : segments[s].id < segments[cur.0].id
         }
-        let rings = g.polygons().flatMap(\.rings)
-        let box = g.envelope()
         for s in try index.query(box.expanded(by: r)) {
             let d: Double
-            if rings.isEmpty {
-                d = try g.distance(to: lineGeoms[s])   // a point standing for a house
+            if let point {
+                d = try point.distance(to: lineGeoms[s])   // a point standing for a house
                 guard d <= r else { continue }
             } else {
                 guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: r) else { continue }
@@ -217,7 +237,7 @@ extension Orienter {
                 while let c = counter.take(below: chunks.count) { results.set(c, .failure(error)) }
                 return
             }
-            var footprints: [Int: (Geometry, Coord)?] = [:]
+            var footprints: [Int: Orienter.Footprint?] = [:]
             while let c = counter.take(below: chunks.count) {
                 do {
                     var rows: [AddressOrientation] = []
@@ -225,12 +245,12 @@ extension Orienter {
                         let key = StreetName.normalize(a.street)
                         var o: Orientation? = nil
                         if let bid = linked[a.id], let b = byID[bid] {
-                            let fp: (Geometry, Coord)?
+                            let fp: Orienter.Footprint?
                             if let cached = footprints[b] { fp = cached } else {
                                 fp = try orienter.projectedFootprint(buildings[b].polygons)
                                 footprints[b] = .some(fp)
                             }
-                            if case let (g, c)? = fp { o = try orienter.orient(g, centre: c, street: key) }
+                            if let fp { o = try orienter.orient(fp, street: key) }
                         } else {
                             o = try orienter.orient(point: a.point, street: a.street)
                         }

@@ -40,6 +40,9 @@ import Geo
         #expect(try one("PRAGMA application_id", Int32.self) == GeoPackage.applicationID)
         #expect(try one("PRAGMA user_version", Int.self) == 10400)
         #expect(try one("SELECT count(*) FROM rtree_buildings_geom", Int.self) == input.buildings.count)
+        for t in ["buildings", "campaign_addresses", "segments"] {
+            #expect(try one("SELECT rtreecheck('rtree_\(t)_geom')", String.self) == "ok")
+        }
         #expect(try one("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rtree_buildings_geom_%'", Int.self) == 7)
         #expect(try one("SELECT count(*) FROM gpkg_extensions WHERE extension_name = 'gpkg_rtree_index'", Int.self) == 3)
         #expect(try one("SELECT provision_status FROM campaigns", String.self) == "ready")
