@@ -159,26 +159,44 @@ extension CampaignStore {
         public var houseNumber: String?
     }
 
-    /// The campaign's name, its buildings (sorted by id) and its roads, for rendering.
+    /// The campaign's name, its buildings (sorted by id, bytewise as SQLite sorts text) and its
+    /// roads, for rendering. Three sequential scans joined here: the buildings in file order
+    /// (a provision writes them sorted by id, so the final sort is usually a check), the
+    /// buildings with a status or scans, and each linked building's first house number.
     public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
         try db.read { db in
             let name = try String.fetchOne(db, sql: "SELECT name FROM campaigns WHERE id = ?", arguments: [campaignID]) ?? ""
-            var buildings: [MapBuildingRow] = []
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT b.geom, b.gers_id, b.feature_status, coalesce(s.status, 'not_visited') AS status,
-                       coalesce(s.scans_total, 0) AS scans_total,
-                       (SELECT number FROM campaign_addresses a WHERE a.building_gers_id = b.gers_id ORDER BY a.seq LIMIT 1) AS number
-                FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id ORDER BY b.gers_id
+            var stats: [String: (status: String, scans: Int)] = [:]
+            let s = try RawRows(db, sql: """
+                SELECT gers_id, status, scans_total FROM building_stats WHERE status != 'not_visited' OR scans_total != 0
                 """)
-            while let r = try rows.next() {
-                guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(r["geom"]) else { continue }
-                buildings.append(MapBuildingRow(gersID: r["gers_id"], polygons: ps, status: r["status"], scansTotal: r["scans_total"],
-                                                featureStatus: r["feature_status"], houseNumber: r["number"]))
+            while try s.next() { if let id = s.text(0) { stats[id] = (s.text(1) ?? "not_visited", s.int(2)) } }
+            // The house number of the first address (in walking order) of each building.
+            var numbers: [String: (seq: Int, number: String?)] = [:]
+            let n = try RawRows(db, sql: "SELECT building_gers_id, seq, number FROM campaign_addresses WHERE building_gers_id IS NOT NULL")
+            while try n.next() {
+                guard let id = n.text(0) else { continue }
+                let seq = n.int(1)
+                if let cur = numbers[id], cur.seq <= seq { continue }
+                numbers[id] = (seq, n.text(2))
             }
+            var buildings: [MapBuildingRow] = []
+            let rows = try RawRows(db, sql: "SELECT geom, gers_id, feature_status FROM buildings ORDER BY fid")
+            var sorted = true
+            while try rows.next() {
+                guard !rows.isNull(0), let id = rows.text(1),
+                      case .multiPolygon(let ps) = try GeoPackageGeometry.decode(bytes: rows.blob(0)) else { continue }
+                if let last = buildings.last, !last.gersID.utf8.lexicographicallyPrecedes(id.utf8) { sorted = false }
+                let st = stats[id]
+                buildings.append(MapBuildingRow(gersID: id, polygons: ps, status: st?.status ?? "not_visited", scansTotal: st?.scans ?? 0,
+                                                featureStatus: rows.text(2) ?? "matched", houseNumber: numbers[id]?.number))
+            }
+            if !sorted { buildings.sort { $0.gersID.utf8.lexicographicallyPrecedes($1.gersID.utf8) } }
             var roads: [(line: [Coord], roadClass: String?)] = []
-            let segs = try Row.fetchCursor(db, sql: "SELECT geom, class FROM segments ORDER BY gers_id")
-            while let r = try segs.next() {
-                if case .lineString(let l) = try GeoPackageGeometry.decode(r["geom"]) { roads.append((l, r["class"])) }
+            let segs = try RawRows(db, sql: "SELECT geom, class FROM segments ORDER BY gers_id")
+            while try segs.next() {
+                guard !segs.isNull(0) else { continue }
+                if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1))) }
             }
             return (name, buildings, roads)
         }

@@ -71,48 +71,25 @@ public enum GeoPackageGeometry: Equatable, Sendable {
     /// The envelope stored in a GeoPackage geometry header, or computed from its WKB when the
     /// header has none; nil for an empty geometry or a blob that is not a GeoPackage geometry.
     public static func envelope(ofBlob data: Data) -> BBox? {
-        guard let h = Header(data), !h.empty else { return nil }
-        if let e = h.envelope { return e }
-        return (try? decode(data))?.envelope
+        data.withUnsafeBytes { bytes in
+            guard let h = Header(bytes), !h.empty else { return nil }
+            if let e = h.envelope { return e }
+            return (try? decode(bytes: bytes))?.envelope
+        }
     }
 
-    public static func isEmpty(blob data: Data) -> Bool { Header(data)?.empty ?? true }
+    public static func isEmpty(blob data: Data) -> Bool { data.withUnsafeBytes { Header($0)?.empty ?? true } }
 
     /// Decodes a GeoPackage geometry blob (Point, LineString, Polygon, MultiPolygon).
     public static func decode(_ data: Data) throws -> GeoPackageGeometry {
-        guard let h = Header(data) else { throw GeoPackageError.badGeometry("not a GeoPackage geometry blob") }
-        var r = ByteReader(data: data, offset: h.wkbOffset)
-        return try readWKB(&r)
+        try data.withUnsafeBytes { try decode(bytes: $0) }
     }
 
-    static func readWKB(_ r: inout ByteReader) throws -> GeoPackageGeometry {
-        let little = try r.byte() == 1
-        r.littleEndian = little
-        let type = try r.uint32() % 1000  // ISO Z/M codes fold to the 2D type
-        func coords() throws -> [Coord] {
-            let n = Int(try r.uint32())
-            guard n <= r.remaining / 16 else { throw GeoPackageError.badGeometry("coordinate count \(n) exceeds the blob") }
-            return try (0..<n).map { _ in Coord(try r.double(), try r.double()) }
-        }
-        func polygon() throws -> PolygonCoords {
-            let rings = Int(try r.uint32())
-            return PolygonCoords(rings: try (0..<rings).map { _ in try coords() })
-        }
-        switch type {
-        case wkbPoint: return .point(Coord(try r.double(), try r.double()))
-        case wkbLineString: return .lineString(try coords())
-        case wkbPolygon: return .multiPolygon([try polygon()])
-        case wkbMultiPolygon:
-            let n = Int(try r.uint32())
-            var parts: [PolygonCoords] = []
-            for _ in 0..<n {
-                r.littleEndian = try r.byte() == 1
-                _ = try r.uint32()
-                parts.append(try polygon())
-            }
-            return .multiPolygon(parts)
-        default: throw GeoPackageError.badGeometry("unsupported WKB type \(type)")
-        }
+    /// Decodes a GeoPackage geometry blob in place (as SQLite hands a column's bytes out).
+    public static func decode(bytes: UnsafeRawBufferPointer) throws -> GeoPackageGeometry {
+        guard let h = Header(bytes) else { throw GeoPackageError.badGeometry("not a GeoPackage geometry blob") }
+        var r = ByteReader(bytes: bytes, offset: h.wkbOffset)
+        return try r.geometry()
     }
 
     struct Header {
@@ -120,18 +97,23 @@ public enum GeoPackageGeometry: Equatable, Sendable {
         var envelope: BBox?
         var wkbOffset: Int
 
-        init?(_ d: Data) {
-            guard d.count >= 8 else { return nil }
-            let b = d.startIndex
-            guard d[b] == 0x47, d[b + 1] == 0x50 else { return nil }
-            let flags = d[b + 3]
+        init?(_ d: UnsafeRawBufferPointer) {
+            guard d.count >= 8, d[0] == 0x47, d[1] == 0x50 else { return nil }
+            let flags = d[3]
             empty = flags & 0b0001_0000 != 0
             let code = (flags >> 1) & 0b111
-            let sizes: [UInt8: Int] = [0: 0, 1: 32, 2: 48, 3: 48, 4: 64]
-            guard let envSize = sizes[code], d.count >= 8 + envSize else { return nil }
+            let envSize: Int
+            switch code {
+            case 0: envSize = 0
+            case 1: envSize = 32
+            case 2, 3: envSize = 48
+            case 4: envSize = 64
+            default: return nil
+            }
+            guard d.count >= 8 + envSize else { return nil }
             wkbOffset = 8 + envSize
             if envSize > 0 {
-                var r = ByteReader(data: d, offset: 8)
+                var r = ByteReader(bytes: d, offset: 8)
                 r.littleEndian = flags & 1 == 1
                 guard let minX = try? r.double(), let maxX = try? r.double(),
                       let minY = try? r.double(), let maxY = try? r.double() else { return nil }
@@ -180,31 +162,72 @@ struct ByteWriter {
     }
 }
 
+/// Reads WKB from bytes it does not own (valid while the caller keeps them).
 struct ByteReader {
-    let data: Data
+    let bytes: UnsafeRawBufferPointer
     var offset: Int
     var littleEndian = true
-    var remaining: Int { data.count - offset }
+    var remaining: Int { bytes.count - offset }
 
-    init(data: Data, offset: Int) { self.data = data; self.offset = offset }
+    init(bytes: UnsafeRawBufferPointer, offset: Int) { self.bytes = bytes; self.offset = offset }
 
     mutating func byte() throws -> UInt8 {
         guard remaining >= 1 else { throw GeoPackageError.badGeometry("truncated WKB") }
         defer { offset += 1 }
-        return data[data.startIndex + offset]
+        return bytes[offset]
     }
     mutating func uint32() throws -> UInt32 {
         guard remaining >= 4 else { throw GeoPackageError.badGeometry("truncated WKB") }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(data[data.startIndex + offset + i]) << (8 * i) }
+        let v = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         offset += 4
-        return littleEndian ? v : v.byteSwapped
+        return littleEndian ? UInt32(littleEndian: v) : UInt32(bigEndian: v)
     }
     mutating func double() throws -> Double {
         guard remaining >= 8 else { throw GeoPackageError.badGeometry("truncated WKB") }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(data[data.startIndex + offset + i]) << (8 * i) }
+        let v = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         offset += 8
-        return Double(bitPattern: littleEndian ? v : v.byteSwapped)
+        return Double(bitPattern: littleEndian ? UInt64(littleEndian: v) : UInt64(bigEndian: v))
+    }
+
+    /// A WKB geometry: Point, LineString, Polygon (as a one-part MultiPolygon) or MultiPolygon;
+    /// ISO Z/M type codes fold to the 2D type.
+    mutating func geometry() throws -> GeoPackageGeometry {
+        littleEndian = try byte() == 1
+        let type = try uint32() % 1000
+        switch type {
+        case GeoPackageGeometry.wkbPoint: return .point(Coord(try double(), try double()))
+        case GeoPackageGeometry.wkbLineString: return .lineString(try coords())
+        case GeoPackageGeometry.wkbPolygon: return .multiPolygon([try polygon()])
+        case GeoPackageGeometry.wkbMultiPolygon:
+            let n = Int(try uint32())
+            guard n <= remaining / 9 else { throw GeoPackageError.badGeometry("polygon count \(n) exceeds the blob") }
+            var parts: [PolygonCoords] = []
+            parts.reserveCapacity(n)
+            for _ in 0..<n {
+                littleEndian = try byte() == 1
+                _ = try uint32()
+                parts.append(try polygon())
+            }
+            return .multiPolygon(parts)
+        default: throw GeoPackageError.badGeometry("unsupported WKB type \(type)")
+        }
+    }
+
+    mutating func coords() throws -> [Coord] {
+        let n = Int(try uint32())
+        guard n <= remaining / 16 else { throw GeoPackageError.badGeometry("coordinate count \(n) exceeds the blob") }
+        var out = [Coord]()
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(Coord(try double(), try double())) }
+        return out
+    }
+
+    mutating func polygon() throws -> PolygonCoords {
+        let rings = Int(try uint32())
+        guard rings <= remaining / 4 else { throw GeoPackageError.badGeometry("ring count \(rings) exceeds the blob") }
+        var out: [[Coord]] = []
+        out.reserveCapacity(rings)
+        for _ in 0..<rings { out.append(try coords()) }
+        return PolygonCoords(rings: out)
     }
 }

@@ -314,7 +314,9 @@ extension GeoPackageGeometry {
 
     /// Decodes ISO WKB (as `ST_AsBinary` gives it) of a Point, LineString, Polygon or MultiPolygon.
     public static func decode(wkb data: Data) throws -> GeoPackageGeometry {
-        var r = ByteReader(data: data, offset: 0)
-        return try readWKB(&r)
+        try data.withUnsafeBytes { bytes in
+            var r = ByteReader(bytes: bytes, offset: 0)
+            return try r.geometry()
+        }
     }
 }

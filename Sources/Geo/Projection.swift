@@ -63,14 +63,23 @@ public final class Projection {
         var a = [c]; try inverse(&a); return a[0]
     }
 
+    /// Projects coordinates in place (degrees → metres) in memory the caller owns, so that
+    /// parts of one array can be projected on several threads, one `Projection` each.
+    public func forward(_ coords: UnsafeMutableBufferPointer<Coord>) throws(ProjError) { try trans(coords, PJ_FWD) }
+
     private func trans(_ coords: inout [Coord], _ dir: PJ_DIRECTION) throws(ProjError) {
-        guard !coords.isEmpty else { return }
+        let result: Result<Void, ProjError> = coords.withUnsafeMutableBufferPointer { buffer in
+            do throws(ProjError) { try trans(buffer, dir); return .success(()) } catch { return .failure(error) }
+        }
+        try result.get()
+    }
+
+    private func trans(_ coords: UnsafeMutableBufferPointer<Coord>, _ dir: PJ_DIRECTION) throws(ProjError) {
+        guard let start = coords.baseAddress, !coords.isEmpty else { return }
         let n = coords.count
         let stride = MemoryLayout<Coord>.stride
-        let failed: Int = coords.withUnsafeMutableBytes { raw in
-            let base = raw.baseAddress!.assumingMemoryBound(to: Double.self)
-            return proj_trans_generic(pj, dir, base, stride, n, base + 1, stride, n, nil, 0, 0, nil, 0, 0)
-        }
+        let base = UnsafeMutableRawPointer(start).assumingMemoryBound(to: Double.self)
+        let failed = proj_trans_generic(pj, dir, base, stride, n, base + 1, stride, n, nil, 0, 0, nil, 0, 0)
         guard failed == n, coords.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
             let msg = String(cString: proj_context_errno_string(ctx, proj_errno(pj)))
             proj_errno_reset(pj)

@@ -135,3 +135,40 @@ import Geo
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 }
+
+/// The map layers read by three scans joined in Swift give what one SQL join gives.
+struct MapLayersTests {
+    @Test func mapLayersMatchTheReferenceJoin() throws {
+        let dir = try Fixtures.tempDir()
+        let path = dir.appendingPathComponent("c.gpkg").path
+        _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
+        let store = try CampaignStore(path: path)
+        let ids = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT gers_id FROM buildings ORDER BY gers_id") }
+        try store.mark(building: ids[3], status: "hot")
+        try store.mark(building: ids[10], status: "visited")
+        try GeoPackage.open(path).write { db in
+            try db.execute(sql: "UPDATE building_stats SET scans_total = 4 WHERE gers_id = ?", arguments: [ids[20]])
+            // A second address on a linked building, first in walking order: its number wins.
+            try db.execute(sql: "UPDATE campaign_addresses SET seq = -1, number = 'first' WHERE fid = (SELECT max(fid) FROM campaign_addresses WHERE building_gers_id IS NOT NULL)")
+        }
+        let layers = try store.mapLayers()
+        let reference = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT b.gers_id, b.feature_status, coalesce(s.status, 'not_visited') AS status,
+                       coalesce(s.scans_total, 0) AS scans_total,
+                       (SELECT number FROM campaign_addresses a WHERE a.building_gers_id = b.gers_id ORDER BY a.seq LIMIT 1) AS number
+                FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id ORDER BY b.gers_id
+                """)
+        }
+        #expect(layers.buildings.count == reference.count)
+        for (got, want) in zip(layers.buildings, reference) {
+            #expect(got.gersID == want["gers_id"] as String)
+            #expect(got.status == want["status"] as String)
+            #expect(got.scansTotal == want["scans_total"] as Int)
+            #expect(got.featureStatus == want["feature_status"] as String)
+            #expect(got.houseNumber == want["number"] as String?)
+        }
+        #expect(layers.buildings.contains { $0.houseNumber == "first" })
+        #expect(layers.buildings.filter { $0.status != "not_visited" || $0.scansTotal > 0 }.count == 3)
+    }
+}
