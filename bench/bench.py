@@ -12,13 +12,13 @@ CPU = {}
 
 def run(cmd):
     """Runs cmd; returns (seconds, peak RSS in MiB, stderr). Its CPU seconds (user + system)
-    are kept in CPU[the command line], the last run's."""
+    are added to CPU[the command line], one figure per run."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
-    CPU[" ".join(cmd)] = usage.ru_utime + usage.ru_stime
+    CPU.setdefault(" ".join(cmd), []).append(usage.ru_utime + usage.ru_stime)
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"bench: {' '.join(cmd)} failed with exit {code}:\n{err.decode()}")
@@ -90,7 +90,7 @@ def scale_rows(d, runs, label, gp):
             secs, rss, err = median_run(cmd, runs)
             if counted is None and "read" in name:
                 counted = err
-        res[name] = (secs, rss, CPU.get(" ".join(cmd), 0.0))
+        res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
     subprocess.run(["rm", "-rf", tmp])
     return rows, res, size

@@ -14,7 +14,7 @@ public struct SourceFile: Sendable, Equatable {
         self.layer = layer
         self.path = path
         if path == "-" { sha256 = nil; bytes = 0 } else {
-            sha256 = SHA256.file(path)
+            sha256 = FileHash.file(path)
             bytes = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
         }
     }
@@ -58,7 +58,7 @@ public struct ProvisionInput: Sendable {
             guard let h = s.sha256 else { return nil }
             text += "\(s.layer)=\(h)\n"
         }
-        return SHA256.hex(text)
+        return FileHash.hex(text)
     }
 }
 
@@ -174,9 +174,9 @@ public enum Provisioner {
                       progress: (String) -> Void) throws -> ProvisionSummary {
         let now = ISO8601DateFormatter().string(from: Date())
         // Field data to keep across a re-provision.
-        var kept: [String: (visited: Bool, scans: Int, slug: String?)] = [:]
+        var kept: [String: KeptFields] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT gers_id, visited, scans, qr_slug FROM campaign_addresses") {
-            kept[row["gers_id"]] = (row["visited"], row["scans"], row["qr_slug"])
+            kept[row["gers_id"]] = KeptFields(visited: row["visited"], scans: row["scans"], slug: row["qr_slug"])
         }
         let sources = "[" + input.sources.map {
             "{\"layer\":\(LinkTable.jsonString($0.layer)),\"path\":\(LinkTable.jsonString($0.path)),\"sha256\":\($0.sha256.map(LinkTable.jsonString) ?? "null"),\"bytes\":\($0.bytes)}"
@@ -212,6 +212,11 @@ public enum Provisioner {
         var envelopes: [String: [(id: Int64, box: BBox)]] = [:]
         var geometry = ByteWriter()
 
+        // The address rows (walking order, link, orientation, QR slug, one-line form) are made
+        // on another thread while the buildings go in.
+        let keptFields = kept
+        let addressRows = Background { prepareAddressRows(input, kept: keptFields) }
+
         // Buildings, sorted by GERS id so fids are stable; their link counts come from
         // `links.buildings`, also sorted by id.
         progress("writing \(input.buildings.count) buildings")
@@ -245,18 +250,7 @@ public enum Provisioner {
         envelopes["buildings"] = boxes
 
         progress("writing \(input.addresses.count) addresses")
-        let streetKeys = input.addresses.map { StreetName.normalize($0.street) ?? "" }
-        let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
-        let order = input.addresses.indices.sorted { i, j in
-            let a = input.addresses[i], b = input.addresses[j]
-            if streetKeys[i] != streetKeys[j] { return streetKeys[i] < streetKeys[j] }
-            if numbers[i] != numbers[j] { return numbers[i] < numbers[j] }
-            if (a.number ?? "") != (b.number ?? "") { return (a.number ?? "") < (b.number ?? "") }
-            if (a.unit ?? "") != (b.unit ?? "") { return (a.unit ?? "") < (b.unit ?? "") }
-            return a.id < b.id
-        }
-        var seq = [Int](repeating: 0, count: input.addresses.count)
-        for (n, i) in order.enumerated() { seq[i] = n + 1 }
+        let prepared = addressRows.value
         let insertAddress = try BulkInsert(db, sql: """
             INSERT INTO campaign_addresses (geom, gers_id, campaign_id, number, street, unit, postcode, postal_city, country,
               address_levels, sources, formatted, building_gers_id, match_method, confidence, distance_m, street_match,
@@ -268,28 +262,16 @@ public enum Provisioner {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         var rows = 0, linksCreated = 0
-        var slugs = Set(kept.values.compactMap(\.slug))
-        // One link per address, sorted by address id like the rows written here.
-        let links = input.links.links
-        next = 0
         boxes = []
         boxes.reserveCapacity(input.addresses.count)
-        for i in input.addresses.indices.sorted(by: { input.addresses[$0].id < input.addresses[$1].id }) {
-            let a = input.addresses[i]
-            while next < links.count && links[next].addressID < a.id { next += 1 }
-            let l = next < links.count && links[next].addressID == a.id ? links[next] : nil
-            let o = input.orientations[a.id]
-            let old = kept[a.id]
-            var slug = old?.slug
-            if slug == nil {
-                repeat { slug = QRSlug.make() } while slugs.contains(slug!)
-                slugs.insert(slug!)
-            }
+        for r in prepared {
+            let a = input.addresses[Int(r.index)], o = r.orientation, old = r.kept
+            let l = r.link < 0 ? nil : input.links.links[Int(r.link)]
             geometry.reset()
             GeoPackageGeometry.point(a.point).encode(into: &geometry)
             insertAddress.blob(geometry.buffer)
             for text in [a.id, campaignID, a.number, a.street, a.unit, a.postcode, a.postalCity, a.country,
-                         a.addressLevelsJSON, a.sourcesJSON, AddressFormat.oneLine(a), l?.buildingID, (l?.method ?? .none).rawValue] {
+                         a.addressLevelsJSON, a.sourcesJSON, r.formatted, l?.buildingID, (l?.method ?? .none).rawValue] {
                 insertAddress.text(text)
             }
             insertAddress.double(l?.confidence ?? 0)
@@ -301,8 +283,8 @@ public enum Provisioner {
             insertAddress.bool(o != nil)
             insertAddress.bool(old?.visited ?? false)
             insertAddress.int(old?.scans ?? 0)
-            insertAddress.int(seq[i])
-            insertAddress.text(slug)
+            insertAddress.int(Int(r.seq))
+            insertAddress.text(r.slug)
             boxes.append((try insertAddress.insert(), a.bbox))
             if let l, let b = l.buildingID {
                 insertLink.text(campaignID); insertLink.text(a.id); insertLink.text(b); insertLink.text(l.method.rawValue)
@@ -352,6 +334,58 @@ public enum Provisioner {
                 """, arguments: extent.isEmpty ? [nil, nil, nil, nil, t] : [extent.minX, extent.minY, extent.maxX, extent.maxY, t])
         }
         return try summary(db, campaignID: campaignID, unchanged: false)
+    }
+
+    /// An address row's values that take work to make, in the order rows are written (by id).
+    struct AddressRow: Sendable {
+        /// Into `input.addresses`, and into `input.links.links` (-1: no link).
+        var index: Int32, link: Int32
+        var seq: Int32
+        var orientation: Orientation?
+        var kept: KeptFields?
+        var slug: String
+        var formatted: String
+    }
+
+    struct KeptFields: Sendable { var visited: Bool; var scans: Int; var slug: String? }
+
+    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> [AddressRow] {
+        // Walking order: street, house number (numeric, then as written), unit, id.
+        let streetKeys = input.addresses.map { StreetName.normalize($0.street) ?? "" }
+        let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
+        let numberTexts = input.addresses.map { $0.number ?? "" }
+        let units = input.addresses.map { $0.unit ?? "" }
+        let ids = input.addresses.map(\.id)
+        let order = input.addresses.indices.sorted { i, j in
+            if streetKeys[i] != streetKeys[j] { return streetKeys[i] < streetKeys[j] }
+            if numbers[i] != numbers[j] { return numbers[i] < numbers[j] }
+            if numberTexts[i] != numberTexts[j] { return numberTexts[i] < numberTexts[j] }
+            if units[i] != units[j] { return units[i] < units[j] }
+            return ids[i] < ids[j]
+        }
+        var seq = [Int](repeating: 0, count: input.addresses.count)
+        for (n, i) in order.enumerated() { seq[i] = n + 1 }
+
+        var slugs = Set(kept.values.compactMap(\.slug))
+        // One link per address, sorted by address id like the rows made here.
+        let links = input.links.links
+        var next = 0
+        var rows: [AddressRow] = []
+        rows.reserveCapacity(input.addresses.count)
+        for i in input.addresses.indices.sorted(by: { ids[$0] < ids[$1] }) {
+            let id = ids[i]
+            while next < links.count && links[next].addressID < id { next += 1 }
+            let l = next < links.count && links[next].addressID == id ? next : -1
+            let old = kept[id]
+            var slug = old?.slug
+            if slug == nil {
+                repeat { slug = QRSlug.make() } while slugs.contains(slug!)
+                slugs.insert(slug!)
+            }
+            rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: Int32(seq[i]), orientation: input.orientations[id],
+                                   kept: old, slug: slug!, formatted: AddressFormat.oneLine(input.addresses[i])))
+        }
+        return rows
     }
 
     /// The secondary indexes of migration 002 that a provision rebuilds: name and target.
@@ -427,6 +461,22 @@ public enum AddressFormat {
         }
     }
     static let levelCache = MemoCache<String, [String]>()
+}
+
+/// A value made on its own thread from the moment it is created; `value` waits for it.
+final class Background<T: Sendable>: @unchecked Sendable {
+    private var result: T?
+    private let done = DispatchGroup()
+
+    init(_ make: @escaping @Sendable () -> T) {
+        done.enter()
+        DispatchQueue.global().async { self.result = make(); self.done.leave() }
+    }
+
+    var value: T {
+        done.wait()
+        return result!
+    }
 }
 
 /// A small thread-safe memo table.

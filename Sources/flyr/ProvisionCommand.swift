@@ -48,9 +48,9 @@ struct ProvisionCommand: ParsableCommand {
     private func execute() throws {
         try checkOutput(output, force: force)
         let start = ContinuousClock.now
-        let sources = input.buildings.map { SourceFile(layer: "buildings", path: $0) }
-            + input.addresses.map { SourceFile(layer: "addresses", path: $0) }
-            + input.segments.map { SourceFile(layer: "segments", path: $0) }
+        let layers = input.buildings.map { ("buildings", $0) } + input.addresses.map { ("addresses", $0) }
+            + input.segments.map { ("segments", $0) }
+        let hashSources: @Sendable () -> [SourceFile] = { layers.map { SourceFile(layer: $0.0, path: $0.1) } }
         var territoryHash = ""
         if let within {
             guard let h = SourceFile(layer: "territory", path: within).sha256 else {
@@ -59,13 +59,22 @@ struct ProvisionCommand: ParsableCommand {
             territoryHash = ";territory=\(h)"
         }
         let settings = linker.settings + territoryHash
-        let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox, sources: sources)
-        if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
-            report(same, seconds: seconds(since: start))
-            return
+        // A campaign already in place may hold these very inputs: fingerprint them first, and
+        // stop there if so. Otherwise the files are hashed while they are read.
+        let hashed = HashedSources()
+        if FileManager.default.fileExists(atPath: output) {
+            hashed.set(hashSources())
+            let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox,
+                                                         sources: hashed.sources)
+            if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
+                report(same, seconds: seconds(since: start))
+                return
+            }
         }
         Log.info("flyr provision: reading")
-        var loaded = try LoadedInputs.load(input)
+        let hashWhileReading: (@Sendable () -> Void)? = hashed.isSet ? nil : { @Sendable in hashed.set(hashSources()) }
+        var loaded = try LoadedInputs.load(input, alongside: hashWhileReading)
+        let sources = hashed.sources
         // With a territory: its addresses, linked against every building read (a house may
         // stand just outside the line); kept are the buildings it intersects and the linked ones.
         var keepBuildings: Set<String>? = nil
@@ -102,6 +111,15 @@ struct ProvisionCommand: ParsableCommand {
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
         report(summary, seconds: seconds(since: start))
         exitKeepingHeap()
+    }
+
+    /// Source fingerprints computed on another thread.
+    private final class HashedSources: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: [SourceFile]?
+        func set(_ v: [SourceFile]) { lock.lock(); value = v; lock.unlock() }
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value != nil }
+        var sources: [SourceFile] { lock.lock(); defer { lock.unlock() }; return value ?? [] }
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {

@@ -37,9 +37,9 @@ import Geo
     }
 
     @Test func sha256KnownVectors() {
-        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(FileHash.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(FileHash.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(FileHash.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
     @Test func qrSlugsAreRandomAndReadable() {
@@ -49,17 +49,7 @@ import Geo
     }
 }
 
-@Suite struct SHA256FileTests {
-    @Test func chunkedUpdatesMatchOneUpdate() {
-        let text = Array(String(repeating: "flyr-0123456789", count: 997).utf8)
-        var whole = SHA256()
-        whole.update(text)
-        var parts = SHA256()
-        var i = 0, step = 1
-        while i < text.count { let j = min(text.count, i + step); parts.update(text[i..<j]); i = j; step = step * 3 % 131 + 1 }
-        #expect(whole.finalize() == parts.finalize())
-    }
-
+@Suite struct FileHashTests {
     @Test func fileDigestMatchesSha256sum() throws {
         let path = Fixtures.sample("buildings.geojson")
         let p = Process()
@@ -70,6 +60,6 @@ import Geo
         try p.run()
         let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(SHA256.file(path) == String(out.prefix(64)))
+        #expect(FileHash.file(path) == String(out.prefix(64)))
     }
 }
