@@ -53,12 +53,16 @@ final class BulkInsert {
     func insert() throws -> Int64 {
         defer { column = 0 }
         let rc = sqlite3_step(handle)
-        guard rc == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(connection))
-            sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: message, sql: sql)
-        }
+        guard rc == SQLITE_DONE else { throw stepFailure(rc, handle, connection, sql) }
         sqlite3_reset(handle)
         return sqlite3_last_insert_rowid(connection)
     }
+}
+
+/// A failed `sqlite3_step` as a GRDB `DatabaseError` (with SQLite's message), the statement
+/// reset so it can run again.
+func stepFailure(_ rc: Int32, _ statement: OpaquePointer, _ connection: OpaquePointer?, _ sql: String) -> DatabaseError {
+    let message = String(cString: sqlite3_errmsg(connection))
+    sqlite3_reset(statement)
+    return DatabaseError(resultCode: ResultCode(rawValue: rc), message: message, sql: sql)
 }

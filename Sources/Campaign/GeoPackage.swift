@@ -116,6 +116,14 @@ public enum GeoPackage {
                        arguments: [table, table, description])
     }
 
+    /// Sets a feature table's extent (NULL when empty) and last_change in gpkg_contents.
+    static func setExtent(_ db: Database, table: String, _ e: BBox) throws {
+        try db.execute(sql: """
+            UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
+              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
+            """, arguments: e.isEmpty ? [nil, nil, nil, nil, table] : [e.minX, e.minY, e.maxX, e.maxY, table])
+    }
+
     /// Sets a feature table's extent and last_change in gpkg_contents, exactly from its
     /// geometries (the R-tree holds 32-bit floats rounded outward).
     static func updateExtent(_ db: Database, table: String, geometryColumn c: String = "geom") throws {

@@ -208,8 +208,15 @@ public enum Provisioner {
         // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
         try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-        // Each table's R-tree entries, packed in one go once the rows are in (RTreeBulkLoad).
-        var envelopes: [String: [(id: Int64, box: BBox)]] = [:]
+        // Each table's R-tree is packed in one go once its rows are in (RTreeBulkLoad); then its
+        // triggers come back and its extent is set from the same envelopes.
+        func spatialIndex(_ table: String, _ entries: [(id: Int64, box: BBox)]) throws {
+            try RTreeBulkLoad.build(db, rtree: "rtree_\(table)_geom", entries: entries)
+            try GeoPackage.createSpatialIndexTriggers(db, table: table)
+            var extent = BBox.empty
+            for e in entries { extent.expand(e.box) }
+            try GeoPackage.setExtent(db, table: table, extent)
+        }
         var geometry = ByteWriter()
 
         // The address rows (walking order, link, orientation, QR slug, one-line form) are made
@@ -224,14 +231,12 @@ public enum Provisioner {
             INSERT INTO buildings (geom, gers_id, height_m, levels, subtype, class, feature_status, address_count, is_multi_unit, names, sources)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let perBuilding = input.links.buildings
-        var next = 0
+        var perBuilding = SortedLookup(input.links.buildings) { $0.buildingID }
         var boxes: [(id: Int64, box: BBox)] = []
         boxes.reserveCapacity(input.buildings.count)
         for i in input.buildings.indices.sorted(by: { input.buildings[$0].id < input.buildings[$1].id }) {
             let b = input.buildings[i]
-            while next < perBuilding.count && perBuilding[next].buildingID < b.id { next += 1 }
-            let info = next < perBuilding.count && perBuilding[next].buildingID == b.id ? perBuilding[next] : nil
+            let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
             GeoPackageGeometry.multiPolygon(b.polygons).encode(into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
             insertBuilding.blob(geometry.buffer)
@@ -247,7 +252,7 @@ public enum Provisioner {
             insertBuilding.text(b.sourcesJSON)
             boxes.append((try insertBuilding.insert(), b.bbox))
         }
-        envelopes["buildings"] = boxes
+        try spatialIndex("buildings", boxes)
 
         progress("writing \(input.addresses.count) addresses")
         let prepared = addressRows.value
@@ -295,7 +300,7 @@ public enum Provisioner {
             rows += 1
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
-        envelopes["campaign_addresses"] = boxes
+        try spatialIndex("campaign_addresses", boxes)
 
         progress("writing \(input.segments.count) segments")
         let insertSegment = try BulkInsert(db, sql: """
@@ -310,7 +315,7 @@ public enum Provisioner {
             for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
             boxes.append((try insertSegment.insert(), s.bbox))
         }
-        envelopes["segments"] = boxes
+        try spatialIndex("segments", boxes)
 
         for (name, on) in lookupIndexes { try db.execute(sql: "CREATE INDEX \(name) ON \(on)") }
 
@@ -319,19 +324,6 @@ public enum Provisioner {
         try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
         if hadStats {
             try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
-        }
-
-        progress("building spatial indexes")
-        for t in tables {
-            let entries = envelopes[t] ?? []
-            try RTreeBulkLoad.build(db, rtree: "rtree_\(t)_geom", entries: entries)
-            try GeoPackage.createSpatialIndexTriggers(db, table: t)
-            var extent = BBox.empty
-            for e in entries { extent.expand(e.box) }
-            try db.execute(sql: """
-                UPDATE gpkg_contents SET min_x = ?, min_y = ?, max_x = ?, max_y = ?,
-                  last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE table_name = ?
-                """, arguments: extent.isEmpty ? [nil, nil, nil, nil, t] : [extent.minX, extent.minY, extent.maxX, extent.maxY, t])
         }
         return try summary(db, campaignID: campaignID, unchanged: false)
     }
@@ -368,14 +360,12 @@ public enum Provisioner {
 
         var slugs = Set(kept.values.compactMap(\.slug))
         // One link per address, sorted by address id like the rows made here.
-        let links = input.links.links
-        var next = 0
+        var links = SortedLookup(input.links.links) { $0.addressID }
         var rows: [AddressRow] = []
         rows.reserveCapacity(input.addresses.count)
         for i in input.addresses.indices.sorted(by: { ids[$0] < ids[$1] }) {
             let id = ids[i]
-            while next < links.count && links[next].addressID < id { next += 1 }
-            let l = next < links.count && links[next].addressID == id ? next : -1
+            let l = links.next(id) ?? -1
             let old = kept[id]
             var slug = old?.slug
             if slug == nil {
@@ -461,6 +451,22 @@ public enum AddressFormat {
         }
     }
     static let levelCache = MemoCache<String, [String]>()
+}
+
+/// Finds items by id in an array sorted by id, for ids asked in ascending order: one forward
+/// pass over the array, no dictionary.
+struct SortedLookup<T> {
+    private let items: [T]
+    private let id: (T) -> String
+    private var at = 0
+
+    init(_ items: [T], id: @escaping (T) -> String) { self.items = items; self.id = id }
+
+    /// The index of the item with `id`, or nil; `id` must not be below the previous one asked.
+    mutating func next(_ wanted: String) -> Int? {
+        while at < items.count && id(items[at]) < wanted { at += 1 }
+        return at < items.count && id(items[at]) == wanted ? at : nil
+    }
 }
 
 /// A value made on its own thread from the moment it is created; `value` waits for it.

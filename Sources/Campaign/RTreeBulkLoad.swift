@@ -7,7 +7,7 @@ import Geo
 /// in the format rtree.c reads (big-endian cells of an 8-byte id and four 32-bit floats,
 /// node 1 the root with the tree's depth in its first two bytes). Inserting through the
 /// virtual table costs about 10 µs an entry at a million entries (ChooseLeaf and R*-splits);
-/// packing costs a sort. `PRAGMA`-free check: SQLite's `rtreecheck()` accepts the result.
+/// packing costs a sort. SQLite's `rtreecheck()` accepts the result (tested).
 enum RTreeBulkLoad {
     struct Entry {
         var id: Int64

@@ -22,10 +22,7 @@ final class RawRows {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: sqlite3_reset(handle); return false
-        case let rc:
-            let message = String(cString: sqlite3_errmsg(connection))
-            sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: message, sql: sql)
+        case let rc: throw stepFailure(rc, handle, connection, sql)
         }
     }
 

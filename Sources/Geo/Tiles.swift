@@ -168,13 +168,14 @@ struct TileGrid: Sendable {
     }
 }
 
-/// One result slot per unit of work (a tile, a chunk), filled by parallel workers.
-final class SlotResults<T>: @unchecked Sendable {
+/// One result slot per unit of work (a tile, a chunk, a job on another thread), filled by
+/// parallel workers; reading a slot that was never set is a programming error.
+public final class SlotResults<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Result<T, Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<T, Error>) { lock.lock(); results[i] = r; lock.unlock() }
-    func get(_ i: Int) throws -> T {
+    public init(count: Int) { results = Array(repeating: nil, count: count) }
+    public func set(_ i: Int, _ r: Result<T, Error>) { lock.lock(); results[i] = r; lock.unlock() }
+    public func get(_ i: Int) throws -> T {
         lock.lock(); defer { lock.unlock() }
         return try results[i]!.get()
     }

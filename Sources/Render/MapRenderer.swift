@@ -84,14 +84,6 @@ public struct MapRenderer: Sendable {
 }
 
 /// Map features in canvas pixels, culled to the canvas.
-/// The first error thrown on any of several threads.
-final class FirstError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: Error?
-    func set(_ e: Error) { lock.lock(); if error == nil { error = e }; lock.unlock() }
-    func check() throws { lock.lock(); defer { lock.unlock() }; if let error { throw error } }
-}
-
 struct Layout {
     /// Every projected vertex, in pixels.
     var points: [Coord] = []
@@ -132,18 +124,20 @@ struct Layout {
         // Projected and placed on two threads, each with its own PROJ object.
         // Each PROJ object is used by one thread only.
         nonisolated(unsafe) let halves = [projection, try Projection.webMercator()]
-        let failure = FirstError()
+        let halvesDone = SlotResults<Void>(count: 2)
         all.withUnsafeMutableBufferPointer { buffer in
             // Two disjoint halves of the buffer, one per thread.
             nonisolated(unsafe) let whole = buffer
             let mid = whole.count / 2
             DispatchQueue.concurrentPerform(iterations: 2) { h in
                 let part = UnsafeMutableBufferPointer(rebasing: whole[(h == 0 ? 0 : mid)..<(h == 0 ? mid : whole.count)])
-                do { try halves[h].forward(part) } catch { failure.set(error); return }
-                for i in part.indices { part[i] = view.pixel(part[i]) }
+                halvesDone.set(h, Result {
+                    try halves[h].forward(part)
+                    for i in part.indices { part[i] = view.pixel(part[i]) }
+                })
             }
         }
-        try failure.check()
+        for h in 0..<2 { try halvesDone.get(h) }
         points = all
 
         let canvas = BBox(minX: 0, minY: 0, maxX: Double(view.width), maxY: Double(view.height))

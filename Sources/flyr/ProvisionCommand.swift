@@ -61,20 +61,21 @@ struct ProvisionCommand: ParsableCommand {
         let settings = linker.settings + territoryHash
         // A campaign already in place may hold these very inputs: fingerprint them first, and
         // stop there if so. Otherwise the files are hashed while they are read.
-        let hashed = HashedSources()
-        if FileManager.default.fileExists(atPath: output) {
-            hashed.set(hashSources())
+        let hashed = SlotResults<[SourceFile]>(count: 1)
+        let outputExists = FileManager.default.fileExists(atPath: output)
+        if outputExists {
+            hashed.set(0, .success(hashSources()))
             let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox,
-                                                         sources: hashed.sources)
+                                                         sources: try hashed.get(0))
             if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
                 report(same, seconds: seconds(since: start))
                 return
             }
         }
         Log.info("flyr provision: reading")
-        let hashWhileReading: (@Sendable () -> Void)? = hashed.isSet ? nil : { @Sendable in hashed.set(hashSources()) }
+        let hashWhileReading: (@Sendable () -> Void)? = outputExists ? nil : { @Sendable in hashed.set(0, .success(hashSources())) }
         var loaded = try LoadedInputs.load(input, alongside: hashWhileReading)
-        let sources = hashed.sources
+        let sources = try hashed.get(0)
         // With a territory: its addresses, linked against every building read (a house may
         // stand just outside the line); kept are the buildings it intersects and the linked ones.
         var keepBuildings: Set<String>? = nil
@@ -111,15 +112,6 @@ struct ProvisionCommand: ParsableCommand {
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
         report(summary, seconds: seconds(since: start))
         exitKeepingHeap()
-    }
-
-    /// Source fingerprints computed on another thread.
-    private final class HashedSources: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: [SourceFile]?
-        func set(_ v: [SourceFile]) { lock.lock(); value = v; lock.unlock() }
-        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value != nil }
-        var sources: [SourceFile] { lock.lock(); defer { lock.unlock() }; return value ?? [] }
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {
