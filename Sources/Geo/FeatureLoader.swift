@@ -42,25 +42,29 @@ public func loadFeatures<F: OvertureFeature>(_ type: F.Type, from paths: [String
 func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: LoadOptions,
                                       chunkSize: Int) throws(InputError) -> Loaded<F> {
     var result = Loaded<F>(features: [], duplicatesSkipped: 0, bytesRead: 0)
-    var seen: [String: FirstSeen] = [:]
+    var seen = IDTable()
+    // Where each kept feature was read: file number and feature index, for error messages.
+    var firstSeen: [(file: Int32, featureIndex: Int32)] = []
     for (fileNumber, path) in paths.enumerated() {
         let reader = try GeoJSONReader<F>(path: path, chunkSize: chunkSize)
         if let size = reader.fileSize {
-            // Overture features take a few hundred bytes each; sizing up front avoids rehashing.
-            seen.reserveCapacity(seen.count + size / 256)
+            // Overture features take a few hundred bytes each; sizing up front avoids regrowing.
+            seen.reserve(seen.count + size / 384)
         }
         while let feature = try reader.next() {
             if let bbox = options.bbox, !feature.bbox.intersects(bbox) { continue }
-            if let first = seen[feature.id] {
-                guard result.features[first.slot].hasSameGeometry(as: feature) else {
+            let slot = seen.insert(feature.id, slot: Int32(result.features.count)) { result.features[Int($0)].id }
+            if slot < result.features.count {
+                guard result.features[slot].hasSameGeometry(as: feature) else {
+                    let first = firstSeen[slot]
                     throw InputError(.conflictingID, file: path, line: reader.featureLine,
                                      featureIndex: reader.featureIndex, featureID: feature.id,
-                                     detail: "id also in \(paths[first.file]) (feature \(first.featureIndex)) with a different geometry")
+                                     detail: "id also in \(paths[Int(first.file)]) (feature \(first.featureIndex)) with a different geometry")
                 }
                 result.duplicatesSkipped += 1
                 continue
             }
-            seen[feature.id] = FirstSeen(slot: result.features.count, file: fileNumber, featureIndex: reader.featureIndex)
+            firstSeen.append((Int32(fileNumber), Int32(reader.featureIndex)))
             result.features.append(feature)
         }
         result.bytesRead += reader.bytesRead
@@ -68,9 +72,58 @@ func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: 
     return result
 }
 
-/// Where an id was first kept during a load.
-private struct FirstSeen {
-    var slot: Int
-    var file: Int
-    var featureIndex: Int
+/// A set of ids by open addressing: each bucket holds the slot of a kept feature (-1 empty)
+/// and the hash of its id, so a probe compares ids only when the hashes agree.
+struct IDTable {
+    private var buckets: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var mask = 0
+    private(set) var count = 0
+
+    mutating func reserve(_ n: Int) {
+        var capacity = 16
+        while capacity < 2 * n { capacity <<= 1 }
+        guard capacity > buckets.count else { return }
+        let old = zip(buckets, hashes).filter { $0.0 >= 0 }
+        buckets = [Int32](repeating: -1, count: capacity)
+        hashes = [UInt64](repeating: 0, count: capacity)
+        mask = capacity - 1
+        for (slot, h) in old {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while buckets[i] >= 0 { i = (i + 1) & mask }
+            buckets[i] = slot; hashes[i] = h
+        }
+    }
+
+    /// The slot already holding `id` (`idOf` gives a slot's id), or `slot` after adding it.
+    mutating func insert(_ id: String, slot: Int32, idOf: (Int32) -> String) -> Int {
+        if 2 * (count + 1) > buckets.count { reserve(max(count + 1, 2 * count)) }
+        let h = IDTable.hash(id)
+        var i = Int(truncatingIfNeeded: h) & mask
+        while buckets[i] >= 0 {
+            if hashes[i] == h && idOf(buckets[i]) == id { return Int(buckets[i]) }
+            i = (i + 1) & mask
+        }
+        buckets[i] = slot; hashes[i] = h
+        count += 1
+        return Int(slot)
+    }
+
+    /// A 64-bit hash of the id's UTF-8 bytes, eight at a time.
+    static func hash(_ id: String) -> UInt64 {
+        var id = id
+        return id.withUTF8 { p in
+            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(p.count)
+            var j = 0
+            while j + 8 <= p.count {
+                h = (h ^ UnsafeRawPointer(p.baseAddress! + j).loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 29
+                j += 8
+            }
+            var last: UInt64 = 0
+            while j < p.count { last = last << 8 | UInt64(p[j]); j += 1 }
+            h = (h ^ last) &* 0xC4CE_B9FE_1A85_EC53
+            return h ^ (h >> 32)
+        }
+    }
 }

@@ -112,6 +112,9 @@ struct ParsedFeature {
     var id: String
     var geometry: ParsedGeometry
     var properties: [PropertyValue?]
+    /// A `features` array came before any `"type": "Feature"`: read as a top-level value, the
+    /// object may be a FeatureCollection.
+    var mayBeCollection = false
 
     func make<F: OvertureFeature>(_: F.Type) -> F {
         let p = properties
@@ -143,6 +146,7 @@ extension JSONScanner {
         var geometry: ParsedGeometry?
         let schema = layer.schema
         var properties = [PropertyValue?](repeating: nil, count: schema.count)
+        var typed = false, mayBeCollection = false
         guard try nextKind() == .object else { throw ScanError(.notGeoJSON, "expected a Feature object") }
         if try beginObject() {
             repeat {
@@ -153,6 +157,7 @@ extension JSONScanner {
                     guard type == "Feature" else {
                         throw ScanError(.notGeoJSON, "expected an object of type Feature, found type \(type)")
                     }
+                    typed = true
                 } else if keyIs(k, "id") {
                     id = try featureID()
                     if id != nil { knownID = id }
@@ -171,6 +176,7 @@ extension JSONScanner {
                     case let kind: throw ScanError(.notGeoJSON, "properties is \(kind == .array ? "an" : "a") \(kind.rawValue), expected an object")
                     }
                 } else {
+                    if !typed, keyIs(k, "features"), try nextKind() == .array { mayBeCollection = true }
                     try skipValue()
                 }
             } while try more(Byte.closeBrace)
@@ -179,7 +185,7 @@ extension JSONScanner {
             throw ScanError(.missingID, "feature has no id (neither at top level nor in properties)")
         }
         guard let geometry else { throw ScanError(.missingGeometry, "feature has no geometry") }
-        return ParsedFeature(id: id, geometry: geometry, properties: properties)
+        return ParsedFeature(id: id, geometry: geometry, properties: properties, mayBeCollection: mayBeCollection)
     }
 
     /// An id value: a string as is, a number as its literal text, null as nil.

@@ -70,6 +70,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
                 }
                 state = .features(first: false)
                 startFeature()
+                if let feature = parsedInPlace(atTopLevel: false) { return feature }
                 try captureValue()
                 return try finishFeature()
             case .collectionTail:
@@ -116,6 +117,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
             throw syntax("expected a FeatureCollection or Feature object, found \(Byte.describe(c))")
         }
         startFeature()
+        if let feature = parsedInPlace(atTopLevel: true) { return feature }
         input.pos += 1
         var type: String?
         guard try skipSpace() else { throw truncated("expected a member or '}'") }
@@ -328,6 +330,26 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         featuresRead += 1
         insideFeature = true
         input.mark = input.pos
+    }
+
+    /// The feature starting at `pos`, parsed straight from the bytes already read, or nil (and
+    /// nothing consumed) when that fails for any reason: the feature runs past the buffer, is
+    /// bad, or, at the top level, may be a FeatureCollection. The caller then takes the slower
+    /// path that captures the whole value first and reports errors.
+    private func parsedInPlace(atTopLevel: Bool) -> Feature? {
+        let start = input.pos
+        var scanner = JSONScanner(UnsafeRawBufferPointer(start: input.buffer + start, count: input.available))
+        var id: String?
+        guard let parsed = try? scanner.feature(Feature.layer, knownID: &id),
+              !(atTopLevel && parsed.mayBeCollection) else { return nil }
+        let end = start + scanner.i
+        var lines = 0
+        for j in start..<end where input.buffer[j] == Byte.newline { lines += 1 }
+        input.line += lines
+        input.pos = end
+        input.mark = nil
+        insideFeature = false
+        return parsed.make(Feature.self)
     }
 
     /// Parses the feature lying at `mark..<pos`.

@@ -79,6 +79,29 @@ private func sharedFile(_ relative: String) -> String? {
         #expect(try readAll(Building.self, tempFile(b), chunkSize: 5).map(\.id) == ["b1", "b2"])
     }
 
+    /// A top-level object is a Feature when its type says so before any `features` array; one
+    /// whose `features` array comes first is read as a collection, whatever the chunk size.
+    @Test(arguments: [3, 4096])
+    func featuresMemberAtTheTopLevel(chunkSize: Int) throws {
+        let typedFirst = #"{"type":"Feature","id":"b1","geometry":{"type":"Polygon","coordinates":\#(square)},"features":[1]}"#
+        #expect(try readAll(Building.self, tempFile(typedFirst + "\n" + building("b2")), chunkSize: chunkSize).map(\.id) == ["b1", "b2"])
+        let arrayFirst = #"{"features":[],"type":"Feature","id":"b1","geometry":{"type":"Polygon","coordinates":\#(square)}}"#
+        let e = readError(Building.self, tempFile(arrayFirst), chunkSize: chunkSize)
+        #expect(e?.kind == .notGeoJSON)
+        #expect(e?.detail.contains("expected FeatureCollection") == true)
+    }
+
+    /// Features spread over several lines: an error names the line its feature starts on.
+    @Test(arguments: [5, 4096])
+    func errorLinesAfterMultiLineFeatures(chunkSize: Int) throws {
+        let pretty = building("b1").replacingOccurrences(of: ",", with: ",\n")
+        let text = collection([pretty, pretty.replacingOccurrences(of: "b1", with: "b2"), building("b3", "[[[0,0],[1,0]]]")])
+        let e = readError(Building.self, tempFile(text), chunkSize: chunkSize)
+        #expect(e?.featureID == "b3")
+        #expect(e?.featureIndex == 2)
+        #expect(e?.line == 2 + 2 * (pretty.filter { $0 == "\n" }.count + 1))
+    }
+
     @Test func recordSeparatorsBlankLinesAndCRLF() throws {
         let text = "\u{1E}" + address("a1") + "\r\n\r\n\n\u{1E}" + address("a2") + "\n  \n" + address("a3")
         let out = try readAll(Address.self, tempFile(text), chunkSize: 3)
