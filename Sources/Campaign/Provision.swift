@@ -28,15 +28,16 @@ public struct ProvisionInput: Sendable {
     public var addresses: [Address]
     public var segments: [Segment]
     public var links: LinkResult
-    /// The road each address faces, by address id; addresses without an entry are not oriented.
-    public var orientations: [String: Orientation]
+    /// The road each address faces: rows sorted by address id, as `Orienter.orientAddresses`
+    /// gives them; an address without a row, or whose row has no orientation, is not oriented.
+    public var orientations: [AddressOrientation]
     public var sources: [SourceFile]
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
     public var settings: String
 
     public init(name: String, type: String, buildings: [Building], addresses: [Address], segments: [Segment],
-                links: LinkResult, orientations: [String: Orientation] = [:], sources: [SourceFile],
+                links: LinkResult, orientations: [AddressOrientation] = [], sources: [SourceFile],
                 bbox: BBox?, settings: String) {
         self.name = name; self.type = type; self.buildings = buildings; self.addresses = addresses
         self.segments = segments; self.links = links; self.orientations = orientations; self.sources = sources
@@ -234,7 +235,7 @@ public enum Provisioner {
         var perBuilding = SortedLookup(input.links.buildings) { $0.buildingID }
         var boxes: [(id: Int64, box: BBox)] = []
         boxes.reserveCapacity(input.buildings.count)
-        for i in input.buildings.indices.sorted(by: { input.buildings[$0].id < input.buildings[$1].id }) {
+        for i in IDOrder.sortedIndices(input.buildings.map(\.id)) {
             let b = input.buildings[i]
             let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
@@ -307,7 +308,7 @@ public enum Provisioner {
             INSERT INTO segments (geom, gers_id, subtype, class, subclass, name, names, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         boxes = []
-        for i in input.segments.indices.sorted(by: { input.segments[$0].id < input.segments[$1].id }) {
+        for i in IDOrder.sortedIndices(input.segments.map(\.id)) {
             let s = input.segments[i]
             geometry.reset()
             GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
@@ -343,7 +344,7 @@ public enum Provisioner {
 
     static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> [AddressRow] {
         // Walking order: street, house number (numeric, then as written), unit, id.
-        let streetKeys = input.addresses.map { StreetName.normalize($0.street) ?? "" }
+        let streetKeys = StreetName.keys(input.addresses.lazy.map(\.street)).map { $0 ?? "" }
         let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
         let numberTexts = input.addresses.map { $0.number ?? "" }
         let units = input.addresses.map { $0.unit ?? "" }
@@ -361,9 +362,10 @@ public enum Provisioner {
         var slugs = Set(kept.values.compactMap(\.slug))
         // One link per address, sorted by address id like the rows made here.
         var links = SortedLookup(input.links.links) { $0.addressID }
+        var orientations = SortedLookup(input.orientations) { $0.addressID }
         var rows: [AddressRow] = []
         rows.reserveCapacity(input.addresses.count)
-        for i in input.addresses.indices.sorted(by: { ids[$0] < ids[$1] }) {
+        for i in IDOrder.sortedIndices(ids) {
             let id = ids[i]
             let l = links.next(id) ?? -1
             let old = kept[id]
@@ -372,7 +374,8 @@ public enum Provisioner {
                 repeat { slug = QRSlug.make() } while slugs.contains(slug!)
                 slugs.insert(slug!)
             }
-            rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: Int32(seq[i]), orientation: input.orientations[id],
+            let o = orientations.next(id).flatMap { input.orientations[$0].orientation }
+            rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: Int32(seq[i]), orientation: o,
                                    kept: old, slug: slug!, formatted: AddressFormat.oneLine(input.addresses[i])))
         }
         return rows

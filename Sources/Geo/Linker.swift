@@ -28,6 +28,9 @@ public struct LinkerOptions: Sendable {
     public var tileMarginMeters = 300.0
     /// Parallel workers (default: one per core). The output does not depend on it.
     public var workers: Int? = nil
+    /// Keep the footprints in metres in the result (`LinkResult.projectedFootprints`), for
+    /// `Orienter.orientAddresses(links:)` to use instead of projecting them again.
+    public var keepsProjectedFootprints = false
     public init() {}
 }
 
@@ -67,10 +70,24 @@ public struct LinkResult: Sendable {
     public var repairedFootprints: Int
     /// Wall-clock seconds per phase, in order.
     public var phases: [(name: String, seconds: Double)]
+    /// Beside `links`: the linked building's index in the buildings linked (-1: none). A hint
+    /// for callers holding that same array; check the id before use.
+    var buildingIndexes: [Int32] = []
+    /// The footprints in metres, when `LinkerOptions.keepsProjectedFootprints` asked for them;
+    /// set it to nil to free them.
+    public var projectedFootprints: ProjectedFootprints? = nil
 
     public func count(_ m: LinkMethod) -> Int { links.reduce(0) { $0 + ($1.method == m ? 1 : 0) } }
     public var orphanBuildings: Int { buildings.reduce(0) { $0 + ($1.isOrphan ? 1 : 0) } }
     public var multiUnitBuildings: Int { buildings.reduce(0) { $0 + ($1.isMultiUnit ? 1 : 0) } }
+}
+
+/// Every footprint's rings (all parts, shells and holes, in order) in the linker's metric
+/// projection, by the index of the building in the array linked.
+public struct ProjectedFootprints: Sendable {
+    /// The PROJ pipeline that made them.
+    let definition: String
+    let rings: [[[Coord]]]
 }
 
 /// The Stable Linker: COVERS, then BUFFER, then NEAREST, with street evidence; deterministic
@@ -111,20 +128,30 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        // Projection and tiling on one thread, the per-feature attributes on another.
-        let prepared = PreparedInputs()
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
-                prepared.setLayers(Result { () throws -> (ProjectedLayers, TileGrid) in
-                    let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
-                    return (layers, TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters))
+        // The building vertices projected in two halves (a PROJ object each) while the
+        // per-feature attributes are worked out; the same coordinates as in one pass.
+        let projection = try ProjectedLayers.projection(buildings: buildings, addresses: addresses)
+        let definition = projection.definition
+        var vertices = ProjectedLayers.buildingVertices(buildings)
+        let parts = SlotResults<FeatureAttributes?>(count: 3)
+        vertices.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let whole = buffer
+            let mid = whole.count / 2
+            DispatchQueue.concurrentPerform(iterations: 3) { part in
+                parts.set(part, Result {
+                    if part == 2 { return FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments) }
+                    let half = UnsafeMutableBufferPointer(rebasing: whole[part == 0 ? 0..<mid : mid..<whole.count])
+                    try Projection(pipeline: definition).forward(half)
+                    return nil
                 })
-            } else {
-                prepared.setAttrs(FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments))
             }
         }
-        let (layers, tiles) = try prepared.layers!.get()
-        let attrs = prepared.attrs!
+        for part in 0..<2 { _ = try parts.get(part) }
+        let attrs = try parts.get(2)!
+        let layers = try ProjectedLayers(buildings: buildings, projectedVertices: vertices, addresses: addresses,
+                                         segments: segments, projection: projection)
+        vertices = []
+        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
         phase("project")
 
         let outcomes = SlotResults<TileLinks>(count: tiles.tiles.count)
@@ -154,8 +181,8 @@ public struct Linker: Sendable {
                 if let near { unmatched[attrs.addressIDs[a]] = near } else { farUnmatched.append(a) }
             }
         }
-        if !farUnmatched.isEmpty {
-            for a in farUnmatched { unmatched[attrs.addressIDs[a]] = layers.nearestBuildings(to: a, count: 3, ids: attrs.buildingIDs) }
+        for (a, near) in layers.nearestBuildings(to: farUnmatched, count: 3, ids: attrs.buildingIDs) {
+            unmatched[attrs.addressIDs[a]] = near
         }
         var counts = [Int](repeating: 0, count: buildings.count)
         for b in assigned { if let b { counts[b] += 1 } }
@@ -168,9 +195,13 @@ public struct Linker: Sendable {
         var addressByRank = [Int](repeating: 0, count: addresses.count)
         for a in addresses.indices { addressByRank[Int(attrs.addressRank[a])] = a }
         let sorted = addressByRank.map { links[$0]! }
+        let buildingIndexes = addressByRank.map { Int32(assigned[$0] ?? -1) }
         phase("merge")
         return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
-                          repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases)
+                          repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases,
+                          buildingIndexes: buildingIndexes,
+                          projectedFootprints: options.keepsProjectedFootprints
+                            ? ProjectedFootprints(definition: definition, rings: layers.rings) : nil)
     }
 
     struct TileLinks {

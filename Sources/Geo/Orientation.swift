@@ -93,10 +93,14 @@ public final class Orienter {
 
     /// The orientation of a point (degrees) standing for a house.
     public func orient(point: Coord, street: String? = nil) throws -> Orientation? {
+        try orient(point: point, key: StreetName.normalize(street))
+    }
+
+    /// The same, with the street given as its normalised key.
+    func orient(point: Coord, key: String?) throws -> Orientation? {
         let p = try projection.forward(point)
         let g = try Geometry.point(context, p)
-        return try orient(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p,
-                          street: StreetName.normalize(street))
+        return try orient(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p, street: key)
     }
 
     /// A footprint in metres: the rings of all its parts, their envelope, and its centre.
@@ -108,14 +112,21 @@ public final class Orienter {
 
     /// The footprint in metres (repaired when invalid) and its centre (the centroid, or a
     /// point on the surface when the centroid falls outside); nil when empty.
-    func projectedFootprint(_ parts: [PolygonCoords]) throws -> Footprint? {
-        var flat = parts.flatMap { $0.rings.flatMap { $0 } }
-        guard !flat.isEmpty else { return nil }
-        try projection.forward(&flat)
-        var k = 0
-        let projected = parts.map { p in
-            PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
+    /// `metres`, when given, holds the parts' rings already projected with this projection.
+    func projectedFootprint(_ parts: [PolygonCoords], metres: [[Coord]]? = nil) throws -> Footprint? {
+        let projected: [PolygonCoords]
+        if let metres {
+            var r = 0
+            projected = parts.map { p in defer { r += p.rings.count }; return PolygonCoords(rings: Array(metres[r..<(r + p.rings.count)])) }
+        } else {
+            var flat = parts.flatMap { $0.rings.flatMap { $0 } }
+            try projection.forward(&flat)
+            var k = 0
+            projected = parts.map { p in
+                PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
+            }
         }
+        guard projected.contains(where: { $0.rings.contains { !$0.isEmpty } }) else { return nil }
         var g = try Geometry.polygon(context, projected)
         // One simple ring, the common house: its centre is tested with planar code; anything
         // else goes through GEOS (validity, repair, covers).
@@ -211,6 +222,8 @@ extension Orienter {
     public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
                                        options: OrientationOptions = .init(),
                                        linker: LinkerOptions = .init()) throws -> [AddressOrientation] {
+        var linker = linker
+        linker.keepsProjectedFootprints = true
         let links = try Linker(options: linker).link(buildings: buildings, addresses: addresses, segments: segments)
         return try orientAddresses(buildings: buildings, addresses: addresses, segments: segments, links: links, options: options)
     }
@@ -222,11 +235,16 @@ extension Orienter {
                                        links: LinkResult, options: OrientationOptions = .init(),
                                        workers: Int? = nil) throws -> [AddressOrientation] {
         let origin = origin(buildings, addresses)
-        let byID = Dictionary(buildings.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let linked = Dictionary(links.links.compactMap { l in l.buildingID.map { (l.addressID, $0) } },
-                                uniquingKeysWith: { first, _ in first })
+        // Addresses in id order (the order of the rows), each with its linked building.
+        let order = IDOrder.sortedIndices(addresses.map(\.id))
+        let linked = linkedBuildings(buildings, addresses, order: order, links: links)
+        // The linker's footprints in metres, when it kept them and projected as the orienters do.
+        let metres = links.projectedFootprints.flatMap {
+            $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
+        }
+        let streetKeys = StreetName.keys(addresses.lazy.map(\.street))
         let chunk = 20_000
-        let chunks = stride(from: 0, to: addresses.count, by: chunk).map { $0..<min(addresses.count, $0 + chunk) }
+        let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
         let results = SlotResults<[AddressOrientation]>(count: chunks.count)
         let counter = TileCounter()
         let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
@@ -241,20 +259,22 @@ extension Orienter {
             while let c = counter.take(below: chunks.count) {
                 do {
                     var rows: [AddressOrientation] = []
-                    for a in addresses[chunks[c]] {
-                        let key = StreetName.normalize(a.street)
+                    rows.reserveCapacity(chunks[c].count)
+                    for k in chunks[c] {
+                        let a = addresses[order[k]], (bid, b, linkerIndex) = linked[k]
                         var o: Orientation? = nil
-                        if let bid = linked[a.id], let b = byID[bid] {
+                        if b >= 0 {
                             let fp: Orienter.Footprint?
                             if let cached = footprints[b] { fp = cached } else {
-                                fp = try orienter.projectedFootprint(buildings[b].polygons)
+                                fp = try orienter.projectedFootprint(
+                                    buildings[b].polygons, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
                                 footprints[b] = .some(fp)
                             }
-                            if let fp { o = try orienter.orient(fp, street: key) }
+                            if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
                         } else {
-                            o = try orienter.orient(point: a.point, street: a.street)
+                            o = try orienter.orient(point: a.point, key: streetKeys[order[k]])
                         }
-                        rows.append(AddressOrientation(addressID: a.id, buildingID: linked[a.id], orientation: o))
+                        rows.append(AddressOrientation(addressID: a.id, buildingID: bid, orientation: o))
                     }
                     results.set(c, .success(rows))
                 } catch {
@@ -265,7 +285,32 @@ extension Orienter {
         var rows: [AddressOrientation] = []
         rows.reserveCapacity(addresses.count)
         for c in chunks.indices { rows.append(contentsOf: try results.get(c)) }
-        return rows.sorted { $0.addressID < $1.addressID }
+        return rows
+    }
+
+    /// For each address in `order`: the id of the building its link names, that building's
+    /// index in `buildings` (-1 when it is not there), and its index in the array linked when
+    /// the two are known to agree (else -1). Uses the linker's indexes when `links` came from
+    /// these very arrays, checking each id; a dictionary otherwise.
+    static func linkedBuildings(_ buildings: [Building], _ addresses: [Address], order: [Int],
+                                links: LinkResult) -> [(id: String?, index: Int, linkerIndex: Int)] {
+        // `links.links` is sorted by address id, one per address: in step with `order` when
+        // it belongs to these addresses.
+        let inStep = links.links.count == order.count && zip(order, links.links).allSatisfy { addresses[$0].id == $1.addressID }
+        let byAddress: [String: Int] = inStep ? [:] : Dictionary(
+            links.links.enumerated().map { ($1.addressID, $0) }, uniquingKeysWith: { first, _ in first })
+        var byID: [String: Int]? = nil
+        return order.enumerated().map { k, a -> (id: String?, index: Int, linkerIndex: Int) in
+            guard let l = inStep ? k : byAddress[addresses[a].id], let bid = links.links[l].buildingID else { return (nil, -1, -1) }
+            if l < links.buildingIndexes.count {
+                let hint = Int(links.buildingIndexes[l])
+                if hint >= 0, hint < buildings.count, buildings[hint].id == bid { return (bid, hint, hint) }
+            }
+            if byID == nil {
+                byID = Dictionary(buildings.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return (bid, byID![bid] ?? -1, -1)
+        }
     }
 
     /// Each building's facing road (no street preference), sorted by building id.

@@ -38,10 +38,14 @@ public final class Projection {
     /// metres, scale 1 at the central meridian, x east and y north of the origin. Distances
     /// within ~50 km of the origin are off by less than 0.01 %.
     public static func localMetric(around origin: Coord) throws(ProjError) -> Projection {
+        try Projection(pipeline: localMetricDefinition(around: origin))
+    }
+
+    /// The PROJ pipeline of `localMetric(around:)`.
+    static func localMetricDefinition(around origin: Coord) -> String {
         let lon = origin.x.isFinite ? origin.x : 0, lat = origin.y.isFinite ? origin.y : 0
-        return try Projection(pipeline:
-            "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad " +
-            "+step +proj=tmerc +lat_0=\(lat) +lon_0=\(lon) +k=1 +x_0=0 +y_0=0 +ellps=WGS84")
+        return "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad " +
+            "+step +proj=tmerc +lat_0=\(lat) +lon_0=\(lon) +k=1 +x_0=0 +y_0=0 +ellps=WGS84"
     }
 
     /// Web Mercator (EPSG:3857) in metres.

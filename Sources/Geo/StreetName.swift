@@ -20,6 +20,19 @@ public enum StreetName {
         return map(tokens)
     }
 
+    /// `normalize` of each name, each distinct name worked out once (a city's addresses share
+    /// a few thousand street names).
+    public static func keys<S: Sequence>(_ names: S) -> [String?] where S.Element == String? {
+        var memo: [String: String?] = [:]
+        return names.map { name in
+            guard let name else { return nil }
+            if let key = memo[name] { return key }
+            let key = normalize(name)
+            if memo.count < 100_000 { memo[name] = key }
+            return key
+        }
+    }
+
     /// The same tokens for ASCII text, byte by byte (no Unicode property look-ups).
     static func asciiTokens(_ name: String) -> [String] {
         var tokens: [String] = []

@@ -9,16 +9,26 @@ struct ProjectedLayers: Sendable {
     let lines: [[Coord]]
     let lineBoxes: [BBox]
 
-    init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
+    /// The local metric projection for these features, centred on their extent.
+    static func projection(buildings: [Building], addresses: [Address]) throws -> Projection {
         var extent = BBox.empty
         for b in buildings { extent.expand(b.bbox) }
         for a in addresses { extent.expand(a.point) }
         let origin = extent.isEmpty ? Coord(0, 0) : Coord((extent.minX + extent.maxX) / 2, (extent.minY + extent.maxY) / 2)
-        let projection = try Projection.localMetric(around: origin)
+        return try Projection.localMetric(around: origin)
+    }
 
+    /// Every ring vertex of every building, in order (footprint by footprint, ring by ring).
+    static func buildingVertices(_ buildings: [Building]) -> [Coord] {
         var flat: [Coord] = []
         for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
-        try projection.forward(&flat)
+        return flat
+    }
+
+    /// `vertices`: `buildingVertices(buildings)` projected with `projection`, which projects the
+    /// addresses and segments here.
+    init(buildings: [Building], projectedVertices flat: [Coord], addresses: [Address], segments: [Segment],
+         projection: Projection) throws {
         var k = 0
         var rings: [[[Coord]]] = [], boxes: [BBox] = []
         rings.reserveCapacity(buildings.count)
@@ -31,11 +41,11 @@ struct ProjectedLayers: Sendable {
         }
         var points = addresses.map(\.point)
         try projection.forward(&points)
-        flat = segments.flatMap(\.line)
-        try projection.forward(&flat)
+        var lineVertices = segments.flatMap(\.line)
+        try projection.forward(&lineVertices)
         k = 0
         var lines: [[Coord]] = []
-        for s in segments { lines.append(Array(flat[k..<(k + s.line.count)])); k += s.line.count }
+        for s in segments { lines.append(Array(lineVertices[k..<(k + s.line.count)])); k += s.line.count }
         self.rings = rings
         self.boxes = boxes
         self.points = points
@@ -43,23 +53,28 @@ struct ProjectedLayers: Sendable {
         self.lineBoxes = lines.map { BBox(covering: $0) }
     }
 
-    /// The `count` footprints nearest address `a` at any distance, by a scan of every
-    /// footprint (for the rare address far from all of them).
-    func nearestBuildings(to a: Int, count: Int, ids: [String]) -> [NearbyBuilding] {
-        let p = points[a]
-        func boxDistance(_ b: BBox) -> Double {
-            let dx = max(b.minX - p.x, 0, p.x - b.maxX), dy = max(b.minY - p.y, 0, p.y - b.maxY)
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        let order = boxes.indices.sorted { boxDistance(boxes[$0]) < boxDistance(boxes[$1]) }
-        var found: [NearbyBuilding] = []
-        for b in order {
-            if found.count >= count, boxDistance(boxes[b]) > found[count - 1].distance { break }
-            let d = Planar.distance(from: p, toRings: rings[b])
-            found.append(NearbyBuilding(buildingID: ids[b], distance: (d * 100).rounded() / 100))
+    /// The `count` footprints nearest each address in `far`, at any distance (for addresses
+    /// with no footprint near their tile), nearest first, ties by id: a best-first search of
+    /// one R-tree over every footprint's box.
+    func nearestBuildings(to far: [Int], count: Int, ids: [String]) -> [Int: [NearbyBuilding]] {
+        var out: [Int: [NearbyBuilding]] = [:]
+        guard !far.isEmpty else { return out }
+        let tree = NearestSearch(boxes: boxes)
+        for a in far {
+            let p = points[a]
+            var found: [NearbyBuilding] = []
+            // Footprints come nearest first; after the count-th, those at its rounded distance
+            // still come in (ties go by id).
+            tree.nearest(to: p, exact: { Planar.distance(from: p, toRings: rings[$0]) }) { b, d in
+                let rounded = (d * 100).rounded() / 100
+                if found.count >= count, rounded > found[count - 1].distance { return true }
+                found.append(NearbyBuilding(buildingID: ids[b], distance: rounded))
+                return false
+            }
             found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
+            out[a] = Array(found.prefix(count))
         }
-        return Array(found.prefix(count))
+        return out
     }
 }
 
@@ -71,22 +86,17 @@ struct FeatureAttributes: Sendable {
     let segmentKeys: [String?], frontage: [Bool]
 
     init(buildings: [Building], addresses: [Address], segments: [Segment]) {
-        func ranks(_ ids: [String]) -> [Int32] {
-            var r = [Int32](repeating: 0, count: ids.count)
-            for (n, i) in ids.indices.sorted(by: { ids[$0] < ids[$1] }).enumerated() { r[i] = Int32(n) }
-            return r
-        }
         buildingIDs = buildings.map(\.id)
-        buildingRank = ranks(buildingIDs)
+        buildingRank = IDOrder.ranks(buildingIDs)
         outbuilding = buildings.map(\.isOutbuilding)
         multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
         addressIDs = addresses.map(\.id)
-        addressRank = ranks(addressIDs)
-        let keys = addresses.map { StreetName.normalize($0.street) }
+        addressRank = IDOrder.ranks(addressIDs)
+        let keys = StreetName.keys(addresses.lazy.map(\.street))
         streetKeys = keys
         houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
         numbers = addresses.map { HouseNumbers.value($0.number) }
-        segmentKeys = segments.map { StreetName.normalize($0.name) }
+        segmentKeys = StreetName.keys(segments.lazy.map(\.name))
         frontage = segments.map(LinkWorld.isFrontageRoad)
     }
 }
@@ -191,13 +201,4 @@ final class TileCounter: @unchecked Sendable {
         next += 1
         return next - 1
     }
-}
-
-/// The two halves of the linker's preparation, filled from two threads.
-final class PreparedInputs: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var layers: Result<(ProjectedLayers, TileGrid), Error>?
-    private(set) var attrs: FeatureAttributes?
-    func setLayers(_ r: Result<(ProjectedLayers, TileGrid), Error>) { lock.lock(); layers = r; lock.unlock() }
-    func setAttrs(_ a: FeatureAttributes) { lock.lock(); attrs = a; lock.unlock() }
 }

@@ -88,8 +88,9 @@ struct ProvisionCommand: ParsableCommand {
             keepBuildings = Set(chosen.buildings.map(\.id))
         }
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
-        let options = linker.options
-        let links = try Linker(options: options).link(
+        var options = linker.options
+        options.keepsProjectedFootprints = true
+        var links = try Linker(options: options).link(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
         if var keep = keepBuildings {
             for l in links.links { if let b = l.buildingID { keep.insert(b) } }
@@ -99,12 +100,10 @@ struct ProvisionCommand: ParsableCommand {
             Log.warning("\(links.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }
         Log.info("flyr provision: orienting")
-        var orientations: [String: Orientation] = [:]
-        for row in try Orienter.orientAddresses(
+        let orientations = try Orienter.orientAddresses(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features,
-            segments: loaded.segments.features, links: links) {
-            if let o = row.orientation { orientations[row.addressID] = o }
-        }
+            segments: loaded.segments.features, links: links)
+        links.projectedFootprints = nil
         let provisionInput = ProvisionInput(
             name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
             segments: loaded.segments.features, links: links, orientations: orientations, sources: sources, bbox: input.loadOptions.bbox,

@@ -19,10 +19,7 @@ enum Fixtures {
         let a = try loadAddresses([sample("addresses-streetside.geojsonseq")]).features
         let s = try loadSegments([sample("segments.geojson")]).features
         let links = try Linker().link(buildings: b, addresses: a, segments: s)
-        var o: [String: Orientation] = [:]
-        for row in try Orienter.orientAddresses(buildings: b, addresses: a, segments: s, links: links) {
-            if let x = row.orientation { o[row.addressID] = x }
-        }
+        let o = try Orienter.orientAddresses(buildings: b, addresses: a, segments: s, links: links)
         var sources = [SourceFile(layer: "buildings", path: sample("buildings.geojson")),
                        SourceFile(layer: "addresses", path: sample("addresses-streetside.geojsonseq")),
                        SourceFile(layer: "segments", path: sample("segments.geojson"))]

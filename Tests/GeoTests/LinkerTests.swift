@@ -137,6 +137,25 @@ extension LinkResult {
         #expect(r.orphanBuildings == 4)
     }
 
+    /// Addresses kilometres from every footprint (an address extract wider than the buildings')
+    /// still get their nearest three, found by a widening search rather than a scan of all.
+    @Test func farAddressesGetTheirNearestThreeAtAnyDistance() throws {
+        var s = Scene()
+        for i in 0..<60 {
+            let x = 1000 + 20 * i
+            s.building("b\(i < 10 ? "0" : "")\(i)", "POLYGON((\(x) 0,\(x + 10) 0,\(x + 10) 10,\(x) 10,\(x) 0))")
+        }
+        s.address("west", 0, 5)
+        s.address("east", 4000, 5)
+        s.address("north", 1595, 6000)
+        let r = try s.link()
+        #expect(r.unmatched["west"]!.map(\.buildingID) == ["b00", "b01", "b02"])
+        #expect(abs(r.unmatched["west"]![0].distance - 1000) < 0.5)
+        #expect(r.unmatched["east"]!.map(\.buildingID) == ["b59", "b58", "b57"])
+        #expect(r.unmatched["north"]!.map(\.buildingID) == ["b29", "b30", "b28"])
+        #expect(r.unmatched["north"]!.map(\.distance) == r.unmatched["north"]!.map(\.distance).sorted())
+    }
+
     @Test func streetMismatchIsRecorded() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Oak Avenue")

@@ -1,0 +1,36 @@
+import Testing
+@testable import Geo
+
+@Suite struct IDOrderTests {
+    /// The order String `<` gives, equal ids by index.
+    static func reference(_ ids: [String]) -> [Int] {
+        ids.indices.sorted { ids[$0] != ids[$1] ? ids[$0] < ids[$1] : $0 < $1 }
+    }
+
+    @Test func asciiIdsSortAsStringsDo() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdef-_:t\u{7f} ")
+        var ids: [String] = []
+        for _ in 0..<3000 {
+            // Many shared 16-byte heads, lengths around 16, and exact repeats.
+            let head = String((0..<Int.random(in: 0...20, using: &rng)).map { _ in alphabet[Int.random(in: 0..<3, using: &rng)] })
+            let tail = String((0..<Int.random(in: 0...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            ids.append(head + tail)
+        }
+        ids += ["", "a", "a\u{0}", "a\u{0}b", "0000483d-ea20-587f-9f9c-251bdea7ab3d-t0", "0000483d-ea20-587f-9f9c-251bdea7ab3d-t10",
+                "0000483d-ea20-587f-9f9c-251bdea7ab3d-t2", "0000483d-ea20-587f", "0000483d-ea20-587f"]
+        #expect(IDOrder.sortedIndices(ids) == Self.reference(ids))
+        let ranks = IDOrder.ranks(ids)
+        for (n, i) in Self.reference(ids).enumerated() { #expect(ranks[i] == Int32(n)) }
+    }
+
+    /// Non-ASCII ids (where byte order and String order may differ) take String's order.
+    @Test func nonASCIIIdsSortAsStringsDo() {
+        let ids = ["é", "e\u{301}f", "z", "Å", "A\u{30A}", "é", "b", "ü-1", "u-1", "\u{1F600}"]
+        #expect(IDOrder.sortedIndices(ids) == Self.reference(ids))
+    }
+
+    @Test func emptyInput() {
+        #expect(IDOrder.sortedIndices([]).isEmpty)
+    }
+}
