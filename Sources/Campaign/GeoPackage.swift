@@ -18,7 +18,9 @@ public enum GeoPackage {
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(30)
-        config.foreignKeysEnabled = true
+        // A new file is filled by flyr alone, in one go, every reference made from the rows it
+        // has just written: the per-row foreign key look-ups are left out there.
+        config.foreignKeysEnabled = !bulkBuild
         config.prepareDatabase { db in
             registerFunctions(db)
             if bulkBuild {

@@ -235,7 +235,8 @@ public enum Provisioner {
         var perBuilding = SortedLookup(input.links.buildings) { $0.buildingID }
         var boxes: [(id: Int64, box: BBox)] = []
         boxes.reserveCapacity(input.buildings.count)
-        for i in IDOrder.sortedIndices(input.buildings.map(\.id)) {
+        var orphans = 0
+        for i in IDOrder.sortedIndices(input.buildings.map { $0.id }) {
             let b = input.buildings[i]
             let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
@@ -246,7 +247,9 @@ public enum Provisioner {
             insertBuilding.int(b.numFloors)
             insertBuilding.text(b.subtype)
             insertBuilding.text(b.buildingClass)
-            insertBuilding.text((info?.isOrphan ?? true) ? "orphan_building" : "matched")
+            let orphan = info?.isOrphan ?? true
+            if orphan { orphans += 1 }
+            insertBuilding.text(orphan ? "orphan_building" : "matched")
             insertBuilding.int(info?.addressCount ?? 0)
             insertBuilding.bool(info?.isMultiUnit ?? false)
             insertBuilding.text(b.namesJSON)
@@ -308,7 +311,7 @@ public enum Provisioner {
             INSERT INTO segments (geom, gers_id, subtype, class, subclass, name, names, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         boxes = []
-        for i in IDOrder.sortedIndices(input.segments.map(\.id)) {
+        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
             let s = input.segments[i]
             geometry.reset()
             GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
@@ -326,7 +329,10 @@ public enum Provisioner {
         if hadStats {
             try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
         }
-        return try summary(db, campaignID: campaignID, unchanged: false)
+        // What was written, counted as it went in (no scan of the tables).
+        return ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
+                                roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: orphans,
+                                unchanged: false)
     }
 
     /// An address row's values that take work to make, in the order rows are written (by id).
@@ -344,11 +350,11 @@ public enum Provisioner {
 
     static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> [AddressRow] {
         // Walking order: street, house number (numeric, then as written), unit, id.
-        let streetKeys = StreetName.keys(input.addresses.lazy.map(\.street)).map { $0 ?? "" }
+        let streetKeys = StreetName.keys(input.addresses.lazy.map { $0.street }).map { $0 ?? "" }
         let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
         let numberTexts = input.addresses.map { $0.number ?? "" }
         let units = input.addresses.map { $0.unit ?? "" }
-        let ids = input.addresses.map(\.id)
+        let ids = input.addresses.map { $0.id }
         let order = input.addresses.indices.sorted { i, j in
             if streetKeys[i] != streetKeys[j] { return streetKeys[i] < streetKeys[j] }
             if numbers[i] != numbers[j] { return numbers[i] < numbers[j] }

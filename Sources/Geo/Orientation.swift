@@ -236,13 +236,13 @@ extension Orienter {
                                        workers: Int? = nil) throws -> [AddressOrientation] {
         let origin = origin(buildings, addresses)
         // Addresses in id order (the order of the rows), each with its linked building.
-        let order = IDOrder.sortedIndices(addresses.map(\.id))
+        let order = IDOrder.sortedIndices(addresses.map { $0.id })
         let linked = linkedBuildings(buildings, addresses, order: order, links: links)
         // The linker's footprints in metres, when it kept them and projected as the orienters do.
         let metres = links.projectedFootprints.flatMap {
             $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
         }
-        let streetKeys = StreetName.keys(addresses.lazy.map(\.street))
+        let streetKeys = StreetName.keys(addresses.lazy.map { $0.street })
         let chunk = 20_000
         let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
         let results = SlotResults<[AddressOrientation]>(count: chunks.count)

@@ -39,7 +39,7 @@ struct ProjectedLayers: Sendable {
             boxes.append(BBox(covering: all.lazy.flatMap { $0 }))
             rings.append(all)
         }
-        var points = addresses.map(\.point)
+        var points = addresses.map { $0.point }
         try projection.forward(&points)
         var lineVertices = segments.flatMap(\.line)
         try projection.forward(&lineVertices)
@@ -86,17 +86,17 @@ struct FeatureAttributes: Sendable {
     let segmentKeys: [String?], frontage: [Bool]
 
     init(buildings: [Building], addresses: [Address], segments: [Segment]) {
-        buildingIDs = buildings.map(\.id)
+        buildingIDs = buildings.map { $0.id }
         buildingRank = IDOrder.ranks(buildingIDs)
-        outbuilding = buildings.map(\.isOutbuilding)
+        outbuilding = buildings.map { $0.isOutbuilding }
         multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
-        addressIDs = addresses.map(\.id)
+        addressIDs = addresses.map { $0.id }
         addressRank = IDOrder.ranks(addressIDs)
-        let keys = StreetName.keys(addresses.lazy.map(\.street))
+        let keys = StreetName.keys(addresses.lazy.map { $0.street })
         streetKeys = keys
         houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
         numbers = addresses.map { HouseNumbers.value($0.number) }
-        segmentKeys = StreetName.keys(segments.lazy.map(\.name))
+        segmentKeys = StreetName.keys(segments.lazy.map { $0.name })
         frontage = segments.map(LinkWorld.isFrontageRoad)
     }
 }

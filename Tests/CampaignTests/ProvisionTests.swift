@@ -13,6 +13,10 @@ import Geo
         #expect(s.addressesSaved == input.addresses.count && s.buildingsSaved == input.buildings.count)
         #expect(s.roadsSaved == input.segments.count && s.linksCreated == input.links.links.filter { $0.buildingID != nil }.count)
         #expect(s.orphanBuildings == input.links.orphanBuildings)
+        // The counts kept while writing are those the tables give.
+        var counted = try #require(try Provisioner.unchangedCampaign(at: path, fingerprint: input.fingerprint))
+        counted.unchanged = false
+        #expect(counted == s)
 
         let layers = try Fixtures.ogrinfo(path)
         let expected: [String: Int] = [
