@@ -162,7 +162,13 @@ public final class Orienter {
                 d = try point.distance(to: lineGeoms[s])   // a point standing for a house
                 guard d <= r else { continue }
             } else {
-                guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: r) else { continue }
+                // A segment is measured only as far as it could still win: a road of another
+                // name is out once one of the street's name is found, and each is bounded by
+                // the best it would have to beat (ties are kept: they go by id).
+                let onStreet = key != nil && keys[s] == key
+                if !onStreet && named != nil { continue }
+                let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
+                guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { continue }
                 d = dd
             }
             if better(s, d, than: any) { any = (s, d) }
