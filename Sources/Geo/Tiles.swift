@@ -25,8 +25,8 @@ struct ProjectedLayers: Sendable {
         return flat
     }
 
-    /// `vertices`: `buildingVertices(buildings)` projected with `projection`, which projects the
-    /// addresses and segments here.
+    /// `projectedVertices`: `buildingVertices(buildings)` projected with `projection`, which
+    /// projects the addresses and segments here.
     init(buildings: [Building], projectedVertices flat: [Coord], addresses: [Address], segments: [Segment],
          projection: Projection) throws {
         var k = 0
