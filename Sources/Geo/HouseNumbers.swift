@@ -8,15 +8,17 @@ public enum HouseNumbers {
         guard let s else { return nil }
         var v = 0.0, any = false
         // ASCII text byte by byte (no grapheme breaking); anything else by Character below.
-        ascii: for c in s.utf8 {
+        var ascii = true
+        bytes: for c in s.utf8 {
             switch c {
             case 48...57: v = v * 10 + Double(c - 48); any = true
             case 45, 32: continue
-            case 0x80...: v = 0; any = false; break ascii
-            default: if any { return v } else { return nil }
+            case 0x80...: ascii = false; break bytes
+            default: return any ? v : nil
             }
         }
-        if any || s.utf8.allSatisfy({ $0 < 0x80 }) { return any ? v : nil }
+        if ascii { return any ? v : nil }
+        v = 0; any = false
         for ch in s {
             if let d = ch.wholeNumberValue, ch.isASCII { v = v * 10 + Double(d); any = true }
             else if ch == "-" || ch == " " { continue }

@@ -128,30 +128,21 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        // The building vertices projected in two halves (a PROJ object each) while the
-        // per-feature attributes are worked out; the same coordinates as in one pass.
-        let projection = try ProjectedLayers.projection(buildings: buildings, addresses: addresses)
-        let definition = projection.definition
-        var vertices = ProjectedLayers.buildingVertices(buildings)
-        let parts = SlotResults<FeatureAttributes?>(count: 3)
-        vertices.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let whole = buffer
-            let mid = whole.count / 2
-            DispatchQueue.concurrentPerform(iterations: 3) { part in
-                parts.set(part, Result {
-                    if part == 2 { return FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments) }
-                    let half = UnsafeMutableBufferPointer(rebasing: whole[part == 0 ? 0..<mid : mid..<whole.count])
-                    try Projection(pipeline: definition).forward(half)
-                    return nil
+        // Projection and tiling on one thread, the per-feature attributes on another.
+        let prepared = SlotResults<(ProjectedLayers, TileGrid)>(count: 1)
+        let attributes = SlotResults<FeatureAttributes>(count: 1)
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                prepared.set(0, Result {
+                    let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
+                    return (layers, TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters))
                 })
+            } else {
+                attributes.set(0, .success(FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments)))
             }
         }
-        for part in 0..<2 { _ = try parts.get(part) }
-        let attrs = try parts.get(2)!
-        let layers = try ProjectedLayers(buildings: buildings, projectedVertices: vertices, addresses: addresses,
-                                         segments: segments, projection: projection)
-        vertices = []
-        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
+        let (layers, tiles) = try prepared.get(0)
+        let attrs = try attributes.get(0)
         phase("project")
 
         let outcomes = SlotResults<TileLinks>(count: tiles.tiles.count)
@@ -201,7 +192,7 @@ public struct Linker: Sendable {
                           repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases,
                           buildingIndexes: buildingIndexes,
                           projectedFootprints: options.keepsProjectedFootprints
-                            ? ProjectedFootprints(definition: definition, rings: layers.rings) : nil)
+                            ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
     }
 
     struct TileLinks {

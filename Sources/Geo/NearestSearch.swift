@@ -18,14 +18,14 @@ struct NearestSearch {
         items = NearestSearch.strOrder(kept, boxes: boxes)
         itemBoxes = items.map { boxes[$0] }
         guard !items.isEmpty else { return }
-        var level = NearestSearch.group(itemBoxes.indices.map { $0 }, boxes: itemBoxes)
+        var level = NearestSearch.group(itemBoxes)
         levels.append(level)
         while level.count > 1 {
             let order = NearestSearch.strOrder(Array(level.indices), boxes: level.map(\.box))
             // Parents over the STR-ordered children: the level is stored in that order.
             let reordered = order.map { level[$0] }
             levels[levels.count - 1] = reordered
-            level = NearestSearch.group(Array(reordered.indices), boxes: reordered.map(\.box))
+            level = NearestSearch.group(reordered.map(\.box))
             levels.append(level)
         }
     }
@@ -43,10 +43,10 @@ struct NearestSearch {
         }
     }
 
-    /// Consecutive runs of `fanout` entries as nodes.
-    private static func group(_ ids: [Int], boxes: [BBox]) -> [Node] {
-        stride(from: 0, to: ids.count, by: fanout).map { s in
-            let e = min(ids.count, s + fanout)
+    /// Consecutive runs of `fanout` boxes as nodes.
+    private static func group(_ boxes: [BBox]) -> [Node] {
+        stride(from: 0, to: boxes.count, by: fanout).map { s in
+            let e = min(boxes.count, s + fanout)
             var b = BBox.empty
             for i in s..<e { b.expand(boxes[i]) }
             return Node(box: b, first: Int32(s), count: Int32(e - s))

@@ -9,26 +9,19 @@ struct ProjectedLayers: Sendable {
     let lines: [[Coord]]
     let lineBoxes: [BBox]
 
-    /// The local metric projection for these features, centred on their extent.
-    static func projection(buildings: [Building], addresses: [Address]) throws -> Projection {
+    /// The PROJ pipeline they were projected with.
+    let definition: String
+
+    init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
         var extent = BBox.empty
         for b in buildings { extent.expand(b.bbox) }
         for a in addresses { extent.expand(a.point) }
         let origin = extent.isEmpty ? Coord(0, 0) : Coord((extent.minX + extent.maxX) / 2, (extent.minY + extent.maxY) / 2)
-        return try Projection.localMetric(around: origin)
-    }
+        let projection = try Projection.localMetric(around: origin)
 
-    /// Every ring vertex of every building, in order (footprint by footprint, ring by ring).
-    static func buildingVertices(_ buildings: [Building]) -> [Coord] {
         var flat: [Coord] = []
         for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
-        return flat
-    }
-
-    /// `projectedVertices`: `buildingVertices(buildings)` projected with `projection`, which
-    /// projects the addresses and segments here.
-    init(buildings: [Building], projectedVertices flat: [Coord], addresses: [Address], segments: [Segment],
-         projection: Projection) throws {
+        try projection.forward(&flat)
         var k = 0
         var rings: [[[Coord]]] = [], boxes: [BBox] = []
         rings.reserveCapacity(buildings.count)
@@ -41,11 +34,12 @@ struct ProjectedLayers: Sendable {
         }
         var points = addresses.map { $0.point }
         try projection.forward(&points)
-        var lineVertices = segments.flatMap(\.line)
-        try projection.forward(&lineVertices)
+        flat = segments.flatMap(\.line)
+        try projection.forward(&flat)
         k = 0
         var lines: [[Coord]] = []
-        for s in segments { lines.append(Array(lineVertices[k..<(k + s.line.count)])); k += s.line.count }
+        for s in segments { lines.append(Array(flat[k..<(k + s.line.count)])); k += s.line.count }
+        definition = projection.definition
         self.rings = rings
         self.boxes = boxes
         self.points = points
