@@ -264,7 +264,7 @@ extension Provisioner {
     /// `path`, built beside it and renamed into place: an existing file is replaced whole, and a
     /// failure leaves the previous file. The caller decides whether `path` may be replaced.
     public static func write(_ s: CampaignSnapshot, at path: String) throws {
-        try buildNewFile(at: path) { db in
+        try buildNewFile(at: path) { db, _ in
             let c = s.campaign
             try db.execute(sql: """
                 INSERT INTO campaigns (id, name, type, status, provision_status, provision_error, bbox_west, bbox_south,

@@ -108,6 +108,37 @@ enum CampaignSchema {
                     """, arguments: [table, "flyr \(table)", qml])
             }
         }
+        // The QR slugs' uniqueness as a named index instead of an inline UNIQUE, so that a
+        // provision can drop it and build it once after the rows are in (slugs are random: kept
+        // row by row, the index took a random insert per address). SQLite cannot drop an inline
+        // constraint, so the table is rebuilt with the same columns, rows, indexes and triggers.
+        m.registerMigration("004 qr_slug unique index") { db in
+            try db.execute(sql: """
+                CREATE TABLE campaign_addresses_004 (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  geom POINT,
+                  gers_id TEXT NOT NULL UNIQUE,
+                  campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                  number TEXT, street TEXT, unit TEXT, postcode TEXT, postal_city TEXT, country TEXT,
+                  address_levels TEXT, sources TEXT,
+                  formatted TEXT NOT NULL,
+                  building_gers_id TEXT,
+                  match_method TEXT NOT NULL CHECK (match_method IN ('COVERS','BUFFER','NEAREST','NONE')),
+                  confidence DOUBLE NOT NULL, distance_m DOUBLE NOT NULL, street_match BOOLEAN NOT NULL,
+                  segment_gers_id TEXT, road_bearing DOUBLE, house_bearing DOUBLE,
+                  is_oriented BOOLEAN NOT NULL DEFAULT 0,
+                  visited BOOLEAN NOT NULL DEFAULT 0,
+                  scans INTEGER NOT NULL DEFAULT 0,
+                  seq INTEGER NOT NULL,
+                  qr_slug TEXT);
+                INSERT INTO campaign_addresses_004 SELECT * FROM campaign_addresses;
+                DROP TABLE campaign_addresses;
+                ALTER TABLE campaign_addresses_004 RENAME TO campaign_addresses;
+                CREATE INDEX campaign_addresses_building ON campaign_addresses(building_gers_id);
+                CREATE UNIQUE INDEX campaign_addresses_qr_slug ON campaign_addresses(qr_slug);
+                """)
+            try GeoPackage.createSpatialIndexTriggers(db, table: "campaign_addresses")
+        }
         return m
     }
 }

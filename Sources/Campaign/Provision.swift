@@ -102,21 +102,26 @@ public enum Provisioner {
             }
         }
         var summary: ProvisionSummary? = nil
-        try buildNewFile(at: path) { db in
-            summary = try write(db, input, campaignID: UUID().uuidString.lowercased(), progress: progress)
+        try buildNewFile(at: path) { db, tableWritten in
+            summary = try write(db, input, campaignID: UUID().uuidString.lowercased(), progress: progress,
+                                tableWritten: tableWritten)
         }
         return summary!
     }
 
     /// Builds a new campaign GeoPackage beside `path` (schema, then `fill` in one transaction),
     /// and renames it into place; on failure the temporary file goes and `path` is untouched.
-    static func buildNewFile(at path: String, _ fill: (Database) throws -> Void) throws {
+    /// `fill` may call its second argument when a large table is in, to have the kernel start
+    /// writing the file out while it goes on (the commit's fsync then has less to wait for).
+    static func buildNewFile(at path: String, _ fill: (Database, _ tableWritten: () -> Void) throws -> Void) throws {
         let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: temp)
         do {
             let db = try GeoPackage.open(temp, bulkBuild: true)
             try CampaignSchema.migrator.migrate(db)
-            try db.write { db in try fill(db) }
+            let writeBehind = WriteBehind(temp)
+            defer { writeBehind.finish() }
+            try db.write { db in try fill(db, writeBehind.start) }
             try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try db.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
@@ -172,7 +177,7 @@ public enum Provisioner {
     nonisolated(unsafe) static var failAfterAddressRows: Int? = nil
 
     static func write(_ db: Database, _ input: ProvisionInput, campaignID: String,
-                      progress: (String) -> Void) throws -> ProvisionSummary {
+                      progress: (String) -> Void, tableWritten: () -> Void = {}) throws -> ProvisionSummary {
         let now = ISO8601DateFormatter().string(from: Date())
         // Field data to keep across a re-provision.
         var kept: [String: KeptFields] = [:]
@@ -201,9 +206,9 @@ public enum Provisioner {
         for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
         for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
         try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
-        // Indexes on building ids take rows in random key order: sorted once at the end
-        // instead of updated row by row.
-        for (name, _) in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(name)") }
+        // Indexes on building ids and QR slugs take rows in random key order: sorted once at
+        // the end instead of updated row by row.
+        for index in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
         // The CHECK constraints are `column IN (list)`, which SQLite evaluates by building a
         // temporary index on every row; the values written here come from Swift enums
         // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
@@ -257,6 +262,7 @@ public enum Provisioner {
             boxes.append((try insertBuilding.insert(), b.bbox))
         }
         try spatialIndex("buildings", boxes)
+        tableWritten()
 
         progress("writing \(input.addresses.count) addresses")
         let prepared = addressRows.value
@@ -305,6 +311,7 @@ public enum Provisioner {
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         try spatialIndex("campaign_addresses", boxes)
+        tableWritten()
 
         progress("writing \(input.segments.count) segments")
         let insertSegment = try BulkInsert(db, sql: """
@@ -321,7 +328,9 @@ public enum Provisioner {
         }
         try spatialIndex("segments", boxes)
 
-        for (name, on) in lookupIndexes { try db.execute(sql: "CREATE INDEX \(name) ON \(on)") }
+        for index in lookupIndexes {
+            try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.on)")
+        }
 
         // Field status: a row per building; rows of buildings that no longer exist go.
         let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
@@ -387,10 +396,12 @@ public enum Provisioner {
         return rows
     }
 
-    /// The secondary indexes of migration 002 that a provision rebuilds: name and target.
-    static let lookupIndexes = [
-        ("campaign_addresses_building", "campaign_addresses(building_gers_id)"),
-        ("building_address_links_building", "building_address_links(building_id)"),
+    /// The secondary indexes (migrations 002 and 004) that a provision drops and builds again
+    /// once the rows are in. The slugs are unique by construction; the index checks it.
+    static let lookupIndexes: [(name: String, on: String, unique: Bool)] = [
+        ("campaign_addresses_building", "campaign_addresses(building_gers_id)", false),
+        ("building_address_links_building", "building_address_links(building_id)", false),
+        ("campaign_addresses_qr_slug", "campaign_addresses(qr_slug)", true),
     ]
 
     static func summary(_ db: Database, campaignID: String, unchanged: Bool) throws -> ProvisionSummary {
@@ -475,6 +486,28 @@ struct SortedLookup<T> {
     mutating func next(_ wanted: String) -> Int? {
         while at < items.count && id(items[at]) < wanted { at += 1 }
         return at < items.count && id(items[at]) == wanted ? at : nil
+    }
+}
+
+/// Has the kernel write a file's dirty pages out on another thread (fdatasync on a descriptor
+/// of its own) while the writer goes on. Errors are left to the writer's own fsync, which
+/// sees them too; a file that cannot be opened is simply not written behind.
+final class WriteBehind: @unchecked Sendable {
+    private let fd: Int32
+    private let queue = DispatchQueue(label: "flyr.write-behind")
+
+    init(_ path: String) { fd = open(path, O_RDONLY) }
+
+    func start() {
+        guard fd >= 0 else { return }
+        queue.async { _ = fdatasync(self.fd) }
+    }
+
+    /// Waits for the writing started and closes the descriptor.
+    func finish() {
+        guard fd >= 0 else { return }
+        queue.sync {}
+        close(fd)
     }
 }
 

@@ -112,6 +112,58 @@ import Geo
         #expect(a["visited"] as Bool && a["scans"] as Int == 1)
     }
 
+    @Test func campaignFromBeforeMigration004KeepsItsRowsAndSlugsAndTheirUniqueness() throws {
+        let dir = try Fixtures.tempDir()
+        let current = dir.appendingPathComponent("current.gpkg").path
+        let old = dir.appendingPathComponent("old.gpkg").path
+        let input = try Fixtures.sampleInput()
+        _ = try Provisioner.provision(input, at: current)
+        // A file with the schema up to 003 (qr_slug UNIQUE inline), filled with the same rows.
+        let db = try GeoPackage.open(old)
+        try CampaignSchema.migrator.migrate(db, upTo: "003 layer styles")
+        try db.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS cur", arguments: [current])
+            try db.inTransaction {
+                for t in ["campaigns", "buildings", "campaign_addresses", "segments", "building_address_links", "building_stats"] {
+                    try db.execute(sql: "INSERT INTO main.\(t) SELECT * FROM cur.\(t)")
+                }
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE cur")
+        }
+        func slugs(_ db: DatabaseQueue) throws -> [String: String] {
+            try db.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT gers_id, qr_slug FROM campaign_addresses").map { ($0[0], $0[1]) })
+            }
+        }
+        let before = try slugs(db)
+        #expect(before.count == input.addresses.count)
+        try CampaignSchema.migrator.migrate(db)
+        #expect(try slugs(db) == before)
+        try db.read { db in
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+            let unique = try Row.fetchAll(db, sql: "PRAGMA index_list(campaign_addresses)").filter { ($0["unique"] as Int) == 1 }.map { $0["name"] as String }
+            #expect(unique.contains("campaign_addresses_qr_slug"))
+            let triggers = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'campaign_addresses'")
+            #expect(triggers == GeoPackage.triggerSuffixes.count)
+        }
+        // The index holds: a second address with a slug already given is refused.
+        #expect(throws: DatabaseError.self) {
+            try db.write { db in
+                try db.execute(sql: """
+                    INSERT INTO campaign_addresses (gers_id, campaign_id, formatted, match_method, confidence, distance_m, street_match, seq, qr_slug)
+                    SELECT 'another', campaign_id, '', 'NONE', 0, 0, 0, 0, qr_slug FROM campaign_addresses LIMIT 1
+                    """)
+            }
+        }
+        try db.close()
+        // Re-provisioned in place, the migrated campaign keeps its slugs and opens in GDAL.
+        let again = try Provisioner.provision(try Fixtures.sampleInput(settings: "changed"), at: old)
+        #expect(!again.unchanged)
+        #expect(try slugs(try DatabaseQueue(path: old)) == before)
+        #expect(try Fixtures.ogrinfo(old)["campaign_addresses"]?.count == input.addresses.count)
+    }
+
     @Test func failureMidwayLeavesTheEarlierCampaignIntactAndMarksIt() throws {
         let dir = try Fixtures.tempDir()
         let path = dir.appendingPathComponent("c.gpkg").path
