@@ -237,7 +237,7 @@ public enum Provisioner {
             INSERT INTO buildings (geom, gers_id, height_m, levels, subtype, class, feature_status, address_count, is_multi_unit, names, sources)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        var perBuilding = SortedLookup(input.links.buildings) { $0.buildingID }
+        var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
         var boxes: [(id: Int64, box: BBox)] = []
         boxes.reserveCapacity(input.buildings.count)
         var orphans = 0
@@ -285,10 +285,12 @@ public enum Provisioner {
             geometry.reset()
             GeoPackageGeometry.point(a.point).encode(into: &geometry)
             insertAddress.blob(geometry.buffer)
-            for text in [a.id, campaignID, a.number, a.street, a.unit, a.postcode, a.postalCity, a.country,
-                         a.addressLevelsJSON, a.sourcesJSON, r.formatted, l?.buildingID, (l?.method ?? .none).rawValue] {
-                insertAddress.text(text)
-            }
+            // One call per column: an array of the values would be allocated for every row.
+            insertAddress.text(a.id); insertAddress.text(campaignID); insertAddress.text(a.number)
+            insertAddress.text(a.street); insertAddress.text(a.unit); insertAddress.text(a.postcode)
+            insertAddress.text(a.postalCity); insertAddress.text(a.country); insertAddress.text(a.addressLevelsJSON)
+            insertAddress.text(a.sourcesJSON); insertAddress.text(r.formatted); insertAddress.text(l?.buildingID)
+            insertAddress.text((l?.method ?? .none).rawValue)
             insertAddress.double(l?.confidence ?? 0)
             insertAddress.double(l?.distance ?? 0)
             insertAddress.bool(l?.streetMatch ?? false)
@@ -376,8 +378,8 @@ public enum Provisioner {
 
         var slugs = Set(kept.values.compactMap(\.slug))
         // One link per address, sorted by address id like the rows made here.
-        var links = SortedLookup(input.links.links) { $0.addressID }
-        var orientations = SortedLookup(input.orientations) { $0.addressID }
+        var links = SortedLookup(input.links.links.map(\.addressID))
+        var orientations = SortedLookup(input.orientations.map(\.addressID))
         var rows: [AddressRow] = []
         rows.reserveCapacity(input.addresses.count)
         for i in IDOrder.sortedIndices(ids) {
@@ -473,19 +475,18 @@ public enum AddressFormat {
     static let levelCache = MemoCache<String, [String]>()
 }
 
-/// Finds items by id in an array sorted by id, for ids asked in ascending order: one forward
-/// pass over the array, no dictionary.
-struct SortedLookup<T> {
-    private let items: [T]
-    private let id: (T) -> String
+/// Finds ids in a sorted array of ids (those of an array of items), for ids asked in
+/// ascending order: one forward pass, no dictionary, no item copied.
+struct SortedLookup {
+    private let ids: [String]
     private var at = 0
 
-    init(_ items: [T], id: @escaping (T) -> String) { self.items = items; self.id = id }
+    init(_ ids: [String]) { self.ids = ids }
 
-    /// The index of the item with `id`, or nil; `id` must not be below the previous one asked.
+    /// The index of `wanted`, or nil; `wanted` must not be below the previous one asked.
     mutating func next(_ wanted: String) -> Int? {
-        while at < items.count && id(items[at]) < wanted { at += 1 }
-        return at < items.count && id(items[at]) == wanted ? at : nil
+        while at < ids.count && ids[at] < wanted { at += 1 }
+        return at < ids.count && ids[at] == wanted ? at : nil
     }
 }
 
