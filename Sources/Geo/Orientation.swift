@@ -240,7 +240,7 @@ extension Orienter {
     public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
                                        links: LinkResult, options: OrientationOptions = .init(),
                                        workers: Int? = nil) throws -> [AddressOrientation] {
-        let origin = origin(buildings, addresses)
+        let origin = Projection.localOrigin(buildings, addresses)
         // Addresses in id order (the order of the rows), each with its linked building.
         let order = IDOrder.sortedIndices(addresses.map { $0.id })
         let linked = linkedBuildings(buildings, addresses, order: order, links: links)
@@ -322,16 +322,9 @@ extension Orienter {
     /// Each building's facing road (no street preference), sorted by building id.
     public static func orientBuildings(_ buildings: [Building], segments: [Segment],
                                        options: OrientationOptions = .init()) throws -> [BuildingOrientation] {
-        let orienter = try Orienter(segments: segments, origin: origin(buildings, []), options: options)
+        let orienter = try Orienter(segments: segments, origin: Projection.localOrigin(buildings, []), options: options)
         return try buildings.map { b in
             BuildingOrientation(buildingID: b.id, orientation: try orienter.orient(footprint: b.polygons))
         }.sorted { $0.buildingID < $1.buildingID }
-    }
-
-    /// The centre of the buildings' and addresses' extent (0, 0 when both are empty).
-    static func origin(_ buildings: [Building], _ addresses: [Address]) -> Coord {
-        var e = BBox.extent(of: addresses)
-        for b in buildings { e.expand(b.bbox) }
-        return e.center ?? Coord(0, 0)
     }
 }

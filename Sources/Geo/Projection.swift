@@ -41,6 +41,15 @@ public final class Projection {
         try Projection(pipeline: localMetricDefinition(around: origin))
     }
 
+    /// The origin of the local metric projection for these features: the centre of the
+    /// buildings' and addresses' extent (0, 0 when both are empty). The linker and the
+    /// orientation both use it, so the orientation can reuse the linker's footprints.
+    static func localOrigin(_ buildings: [Building], _ addresses: [Address]) -> Coord {
+        var e = BBox.extent(of: addresses)
+        for b in buildings { e.expand(b.bbox) }
+        return e.center ?? Coord(0, 0)
+    }
+
     /// The PROJ pipeline of `localMetric(around:)`.
     static func localMetricDefinition(around origin: Coord) -> String {
         let lon = origin.x.isFinite ? origin.x : 0, lat = origin.y.isFinite ? origin.y : 0

@@ -13,11 +13,7 @@ struct ProjectedLayers: Sendable {
     let definition: String
 
     init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
-        var extent = BBox.empty
-        for b in buildings { extent.expand(b.bbox) }
-        for a in addresses { extent.expand(a.point) }
-        let origin = extent.isEmpty ? Coord(0, 0) : Coord((extent.minX + extent.maxX) / 2, (extent.minY + extent.maxY) / 2)
-        let projection = try Projection.localMetric(around: origin)
+        let projection = try Projection.localMetric(around: Projection.localOrigin(buildings, addresses))
 
         var flat: [Coord] = []
         for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
