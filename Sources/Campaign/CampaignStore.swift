@@ -160,26 +160,26 @@ extension CampaignStore {
     }
 
     /// The campaign's name, its buildings (sorted by id, bytewise as SQLite sorts text) and its
-    /// roads, for rendering. Three sequential scans joined here: the buildings in file order
-    /// (a provision writes them sorted by id, so the final sort is usually a check), the
-    /// buildings with a status or scans, and each linked building's first house number.
+    /// roads, for rendering. Sequential scans joined here: the buildings in file order (a
+    /// provision writes them sorted by id, so the final sort is usually a check) and the
+    /// buildings with a status or scans, in one read transaction; meanwhile each linked
+    /// building's first house number, through a second read-only connection on another thread
+    /// (house numbers change only when the campaign is provisioned again).
     public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
-        try db.read { db in
+        let numbersRead = SlotResults<[String: (seq: Int, number: String?)]>(count: 1)
+        let group = DispatchGroup()
+        let path = self.path
+        DispatchQueue.global().async(group: group) {
+            numbersRead.set(0, Result { try Self.firstHouseNumbers(path) })
+        }
+        defer { group.wait() }
+        var (name, buildings, roads) = try db.read { db in
             let name = try String.fetchOne(db, sql: "SELECT name FROM campaigns WHERE id = ?", arguments: [campaignID]) ?? ""
             var stats: [String: (status: String, scans: Int)] = [:]
             let s = try RawRows(db, sql: """
                 SELECT gers_id, status, scans_total FROM building_stats WHERE status != 'not_visited' OR scans_total != 0
                 """)
             while try s.next() { if let id = s.text(0) { stats[id] = (s.text(1) ?? "not_visited", s.int(2)) } }
-            // The house number of the first address (in walking order) of each building.
-            var numbers: [String: (seq: Int, number: String?)] = [:]
-            let n = try RawRows(db, sql: "SELECT building_gers_id, seq, number FROM campaign_addresses WHERE building_gers_id IS NOT NULL")
-            while try n.next() {
-                guard let id = n.text(0) else { continue }
-                let seq = n.int(1)
-                if let cur = numbers[id], cur.seq <= seq { continue }
-                numbers[id] = (seq, n.text(2))
-            }
             var buildings: [MapBuildingRow] = []
             let rows = try RawRows(db, sql: "SELECT geom, gers_id, feature_status FROM buildings ORDER BY fid")
             var sorted = true
@@ -189,7 +189,7 @@ extension CampaignStore {
                 if let last = buildings.last, !last.gersID.utf8.lexicographicallyPrecedes(id.utf8) { sorted = false }
                 let st = stats[id]
                 buildings.append(MapBuildingRow(gersID: id, polygons: ps, status: st?.status ?? "not_visited", scansTotal: st?.scans ?? 0,
-                                                featureStatus: rows.text(2) ?? "matched", houseNumber: numbers[id]?.number))
+                                                featureStatus: rows.text(2) ?? "matched", houseNumber: nil))
             }
             if !sorted { buildings.sort { $0.gersID.utf8.lexicographicallyPrecedes($1.gersID.utf8) } }
             var roads: [(line: [Coord], roadClass: String?)] = []
@@ -199,6 +199,27 @@ extension CampaignStore {
                 if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1))) }
             }
             return (name, buildings, roads)
+        }
+        group.wait()
+        let numbers = try numbersRead.get(0)
+        for i in buildings.indices { buildings[i].houseNumber = numbers[buildings[i].gersID]?.number }
+        return (name, buildings, roads)
+    }
+
+    /// The house number of the first address (in walking order) of each building, by building id.
+    private static func firstHouseNumbers(_ path: String) throws -> [String: (seq: Int, number: String?)] {
+        let queue = try GeoPackage.open(path, readOnly: true)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            var numbers: [String: (seq: Int, number: String?)] = [:]
+            let n = try RawRows(db, sql: "SELECT building_gers_id, seq, number FROM campaign_addresses WHERE building_gers_id IS NOT NULL")
+            while try n.next() {
+                guard let id = n.text(0) else { continue }
+                let seq = n.int(1)
+                if let cur = numbers[id], cur.seq <= seq { continue }
+                numbers[id] = (seq, n.text(2))
+            }
+            return numbers
         }
     }
 

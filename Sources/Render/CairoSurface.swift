@@ -46,6 +46,13 @@ final class CairoSurface {
         try CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)), sink: nil, what: "image")
     }
 
+    /// An ARGB32 raster over pixels owned by someone else (`stride` bytes a row), who keeps
+    /// them alive longer than this surface.
+    static func image(over pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) throws(RenderError) -> CairoSurface {
+        try CairoSurface(cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride)),
+                         sink: nil, what: "image band")
+    }
+
     /// An SVG document `width` × `height` in `unit` (px or pt).
     static func svg(width: Double, height: Double, unitIsPoints: Bool) throws(RenderError) -> CairoSurface {
         let sink = ByteSink()

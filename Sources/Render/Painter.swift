@@ -24,10 +24,27 @@ struct Painter {
     var cr: OpaquePointer { ctx.cr }
 
     mutating func draw(map: MapData, layout: Layout) throws {
+        try drawBase(layout)
+        try drawOverlay(map: map, layout: layout)
+    }
+
+    /// Background, roads and footprints: the layers drawn band by band on several threads.
+    /// With `band` (canvas pixels), only what can touch that band is drawn.
+    mutating func drawBase(_ layout: Layout, band: BBox? = nil) throws {
         ctx.setColor(style.background)
         cairo_paint(cr)
-        drawRoads(layout)
-        try drawBuildings(layout)
+        drawRoads(layout, band: band)
+        try drawBuildings(layout, band: band)
+    }
+
+    /// Labels and map furniture, drawn over the base once it is complete.
+    mutating func drawOverlay(map: MapData, layout: Layout) throws {
+        // The state the base leaves behind, set again: the overlay looks the same whether the
+        // base was drawn on this context or in bands on others.
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_set_line_width(cr, style.buildingStrokeWidth * s)
         let furniture = Furniture(painter: self, map: map, counts: layout.counts)
         for r in furniture.reserved { placer.reserve(r) }
         if style.labelsVisible { drawLabels(map: map, layout: layout) }
@@ -36,19 +53,25 @@ struct Painter {
 
     // MARK: roads
 
-    private func drawRoads(_ layout: Layout) {
+    private func drawRoads(_ layout: Layout, band: BBox?) {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        let roads = band.map { b in
+            layout.roads.filter { r in
+                let reach = (r.width + 2 * style.roadCasingWidth) * s / 2 + 1
+                return BBox(covering: layout.points[r.points]).expanded(by: reach).intersects(b)
+            }
+        } ?? layout.roads
         if style.roadCasingWidth > 0 {
             ctx.setColor(style.roadCasing)
-            for road in layout.roads {
+            for road in roads {
                 trace(line: road.points, layout)
                 cairo_set_line_width(cr, (road.width + 2 * style.roadCasingWidth) * s)
                 cairo_stroke(cr)
             }
         }
         ctx.setColor(style.roadColor)
-        for road in layout.roads {
+        for road in roads {
             trace(line: road.points, layout)
             cairo_set_line_width(cr, road.width * s)
             cairo_stroke(cr)
@@ -63,11 +86,14 @@ struct Painter {
 
     // MARK: buildings
 
-    private mutating func drawBuildings(_ layout: Layout) throws {
+    private mutating func drawBuildings(_ layout: Layout, band: BBox?) throws {
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
         cairo_set_line_width(cr, style.buildingStrokeWidth * s)
+        // Miter joins reach out up to the miter limit (10) times half the stroke width.
+        let reach = 10 * style.buildingStrokeWidth * s / 2 + 1
         for b in layout.buildings {
+            if let band, !b.box.expanded(by: reach).intersects(band) { continue }
             for r in b.rings {
                 let ring = layout.rings[r]
                 guard ring.count >= 3 else { continue }
