@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which features a load keeps.
 public struct LoadOptions: Sendable {
     /// Keep only features whose bounding box intersects this one (touching counts), as the
@@ -50,6 +58,10 @@ func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: 
         if let size = reader.fileSize {
             // Overture features take a few hundred bytes each; sizing up front avoids regrowing.
             seen.reserve(seen.count + size / 384)
+            // Room for more features than the file can hold at 256 bytes each: the array is
+            // never copied to a larger one, and the pages of the room left unused are never
+            // touched (the system gives them on first write).
+            result.features.reserveCapacity(result.features.count + size / 256)
         }
         while let feature = try reader.next() {
             if let bbox = options.bbox, !feature.bbox.intersects(bbox) { continue }
@@ -109,21 +121,82 @@ struct IDTable {
         return Int(slot)
     }
 
-    /// A 64-bit hash of the id's UTF-8 bytes, eight at a time.
+    /// A 64-bit hash of the id's UTF-8 bytes (see `hash(bytes:)`).
     static func hash(_ id: String) -> UInt64 {
         var id = id
-        return id.withUTF8 { p in
-            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(p.count)
-            var j = 0
-            while j + 8 <= p.count {
-                h = (h ^ UnsafeRawPointer(p.baseAddress! + j).loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 29
-                j += 8
-            }
-            var last: UInt64 = 0
-            while j < p.count { last = last << 8 | UInt64(p[j]); j += 1 }
-            h = (h ^ last) &* 0xC4CE_B9FE_1A85_EC53
-            return h ^ (h >> 32)
+        return id.withUTF8 { hash(bytes: $0) }
+    }
+
+    /// A 64-bit hash of bytes, eight at a time.
+    static func hash(bytes p: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(p.count)
+        var j = 0
+        while j + 8 <= p.count {
+            h = (h ^ UnsafeRawPointer(p.baseAddress! + j).loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 29
+            j += 8
+        }
+        var last: UInt64 = 0
+        while j < p.count { last = last << 8 | UInt64(p[j]); j += 1 }
+        h = (h ^ last) &* 0xC4CE_B9FE_1A85_EC53
+        return h ^ (h >> 32)
+    }
+}
+
+/// One `String` for each text that recurs from feature to feature (street names,
+/// `address_levels`, segment names), so a city's repeats share one buffer instead of holding a
+/// copy each. Texts of up to 15 bytes are stored inside the `String` itself and are not kept.
+/// At most `limit` distinct texts are kept; later new ones are made as usual.
+struct StringInterner {
+    static let limit = 1 << 16
+    private var slots: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var values: [String] = []
+    private var valueHashes: [UInt64] = []
+    /// The kept texts' bytes, one after another; `ends[k]` closes value k's.
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+
+    mutating func string(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        guard text.count > 15 else { return String(decoding: text, as: UTF8.self) }
+        if 2 * (values.count + 1) > slots.count {
+            guard values.count < Self.limit else { return String(decoding: text, as: UTF8.self) }
+            grow()
+        }
+        let h = IDTable.hash(bytes: text)
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] >= 0 {
+            let k = Int(slots[i])
+            if hashes[i] == h, matches(k, text) { return values[k] }
+            i = (i + 1) & mask
+        }
+        let s = String(decoding: text, as: UTF8.self)
+        slots[i] = Int32(values.count)
+        hashes[i] = h
+        values.append(s)
+        valueHashes.append(h)
+        bytes.append(contentsOf: text)
+        ends.append(bytes.count)
+        return s
+    }
+
+    private func matches(_ k: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = k == 0 ? 0 : ends[k - 1]
+        guard ends[k] - start == text.count else { return false }
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, text.baseAddress!, text.count) == 0 }
+    }
+
+    private mutating func grow() {
+        let capacity = max(256, 2 * slots.count)
+        slots = [Int32](repeating: -1, count: capacity)
+        hashes = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for (k, h) in valueHashes.enumerated() {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(k)
+            hashes[i] = h
         }
     }
 }

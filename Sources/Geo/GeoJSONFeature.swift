@@ -76,21 +76,26 @@ enum PropertyKind {
 struct PropertySpec {
     let key: StaticString
     let kind: PropertyKind
-    init(_ key: StaticString, _ kind: PropertyKind) { self.key = key; self.kind = kind }
+    /// Values recur from feature to feature (a street, a region): read through the interner
+    /// so the repeats share one string.
+    let shared: Bool
+    init(_ key: StaticString, _ kind: PropertyKind, shared: Bool = false) { self.key = key; self.kind = kind; self.shared = shared }
 
     static let buildings = [
         PropertySpec("height", .number), PropertySpec("num_floors", .integer),
-        PropertySpec("subtype", .string), PropertySpec("class", .string),
+        PropertySpec("subtype", .string, shared: true), PropertySpec("class", .string, shared: true),
         PropertySpec("names", .raw), PropertySpec("sources", .raw),
     ]
     static let addresses = [
-        PropertySpec("number", .string), PropertySpec("street", .string), PropertySpec("unit", .string),
-        PropertySpec("postcode", .string), PropertySpec("postal_city", .string),
-        PropertySpec("country", .string), PropertySpec("address_levels", .raw), PropertySpec("sources", .raw),
+        PropertySpec("number", .string), PropertySpec("street", .string, shared: true), PropertySpec("unit", .string),
+        PropertySpec("postcode", .string, shared: true), PropertySpec("postal_city", .string, shared: true),
+        PropertySpec("country", .string, shared: true), PropertySpec("address_levels", .raw, shared: true),
+        PropertySpec("sources", .raw),
     ]
     static let segments = [
-        PropertySpec("subtype", .string), PropertySpec("class", .string), PropertySpec("subclass", .string),
-        PropertySpec("names", .rawWithPrimary), PropertySpec("sources", .raw),
+        PropertySpec("subtype", .string, shared: true), PropertySpec("class", .string, shared: true),
+        PropertySpec("subclass", .string, shared: true), PropertySpec("names", .rawWithPrimary, shared: true),
+        PropertySpec("sources", .raw),
     ]
 }
 
@@ -230,7 +235,7 @@ extension JSONScanner {
             switch spec.kind {
             case .string:
                 guard kind == .string else { throw badValue(name, kind, "a string") }
-                values[slot] = .string(try string())
+                values[slot] = .string(spec.shared ? try sharedString() : try string())
             case .number:
                 guard kind == .number else { throw badValue(name, kind, "a number") }
                 values[slot] = .number(try number().value)
@@ -243,7 +248,7 @@ extension JSONScanner {
                 values[slot] = .integer(v)
             case .raw:
                 guard kind == .object || kind == .array else { throw badValue(name, kind, "an object or array") }
-                values[slot] = .raw(try rawValue(), primary: nil)
+                values[slot] = .raw(spec.shared ? try sharedRawValue() : try rawValue(), primary: nil)
             case .rawWithPrimary:
                 guard kind == .object else { throw badValue(name, kind, "an object") }
                 let start = i
@@ -253,7 +258,7 @@ extension JSONScanner {
                         let member = try key()
                         if keyIs(member, "primary") {
                             switch try nextKind() {
-                            case .string: primary = try string()
+                            case .string: primary = spec.shared ? try sharedString() : try string()
                             case .null: try literal("null")
                             case let other: throw badValue(name + ".primary", other, "a string")
                             }
@@ -262,7 +267,8 @@ extension JSONScanner {
                         }
                     } while try more(Byte.closeBrace)
                 }
-                values[slot] = .raw(text(start, i), primary: primary)
+                values[slot] = .raw(spec.shared ? interner.string(UnsafeBufferPointer(start: base + start, count: i - start))
+                                                 : text(start, i), primary: primary)
             }
         } while try more(Byte.closeBrace)
     }
@@ -369,12 +375,17 @@ extension JSONScanner {
 
     private mutating func positions() throws(ScanError) -> [Coord] {
         try expectArray("position list")
-        var list: [Coord] = []
-        list.reserveCapacity(8)
+        positionScratch.removeAll(keepingCapacity: true)
         if try beginArray() {
-            repeat { list.append(try position()) } while try more(Byte.closeBracket)
+            repeat { positionScratch.append(try position()) } while try more(Byte.closeBracket)
         }
-        return list
+        // Copied out at its exact size: no regrowing while reading, no spare capacity kept.
+        return positionScratch.withUnsafeBufferPointer { gathered in
+            [Coord](unsafeUninitializedCapacity: gathered.count) { out, n in
+                _ = out.initialize(fromContentsOf: gathered)
+                n = gathered.count
+            }
+        }
     }
 
     /// `[lon, lat]`, optionally with Z and M, which are dropped.

@@ -63,6 +63,11 @@ struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var i: Int
+    /// Where a position list is gathered before it is copied out at its exact size; a reader
+    /// lends the same buffer to the scanner of each feature.
+    var positionScratch: [Coord] = []
+    /// Makes the strings of properties whose values recur; lent like `positionScratch`.
+    var interner = StringInterner()
     private var depth = 0
     static let maxDepth = 512
 
@@ -213,6 +218,14 @@ struct JSONScanner {
         return String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
     }
 
+    /// `rawValue()` through the interner.
+    mutating func sharedRawValue() throws(ScanError) -> String {
+        skipSpace()
+        let start = i
+        try skipValue()
+        return interner.string(UnsafeBufferPointer(start: base + start, count: i - start))
+    }
+
     /// The kind of the next value (after whitespace), without consuming it.
     mutating func nextKind() throws(ScanError) -> JSONKind {
         let c = try nextNonSpace()
@@ -343,6 +356,15 @@ struct JSONScanner {
         skipSpace()
         guard i < count, base[i] == Byte.quote else { throw unexpected(expected: "a string") }
         return try decode(rawString())
+    }
+
+    /// `string()` through the interner (a string with escapes is decoded as usual).
+    mutating func sharedString() throws(ScanError) -> String {
+        skipSpace()
+        guard i < count, base[i] == Byte.quote else { throw unexpected(expected: "a string") }
+        let raw = try rawString()
+        guard !raw.hasEscapes else { return try decode(raw) }
+        return interner.string(UnsafeBufferPointer(start: base + raw.start, count: raw.end - raw.start))
     }
 
     // MARK: Numbers

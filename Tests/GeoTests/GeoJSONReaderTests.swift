@@ -442,3 +442,48 @@ struct BadInput: CustomTestStringConvertible, Sendable {
         print(try time("overture-boston-buildings/buildings.geojson") { try loadBuildings($0) })
     }
 }
+
+@Suite struct StringInternerTests {
+    private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+    private func storage(of s: String) -> UnsafeRawPointer? {
+        var s = s
+        return s.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test func repeatsShareOneStringAndValuesStayExact() {
+        var interner = StringInterner()
+        let levels = #"[{"value":"NY"},{"value":"QUEENS"}]"#
+        var made: [String] = []
+        // Enough distinct texts to make the table grow several times in between.
+        for k in 0..<2_000 {
+            for text in [levels, "Springfield Boulevard \(k % 7)", "unique text number \(k)", "short \(k % 3)"] {
+                made.append(bytes(text).withUnsafeBufferPointer { interner.string($0) })
+                #expect(made.last == text)
+            }
+        }
+        let firstLevels = made[0]
+        for k in stride(from: 4, to: made.count, by: 4) {
+            #expect(storage(of: made[k]) == storage(of: firstLevels), "repeat \(k / 4) of address_levels has its own copy")
+        }
+        #expect(storage(of: made[1]) == storage(of: made[4 * 7 + 1]))
+        #expect(storage(of: made[1]) != storage(of: made[4 + 1]))
+    }
+
+    @Test func recurringPropertiesReadAsWritten() throws {
+        let levels = #"[{"value":"NY"},{"value":"QUEENS"}]"#
+        let features = (0..<50).map { k in
+            address("a\(k)", properties: #"{"street":"Springfield Boulevard","postal_city":"Queens Village \#(k % 2)","address_levels":\#(levels),"number":"\#(k)"}"#)
+        } + [address("e", properties: #"{"street":"Springfield Boulevar\u0064","address_levels":[ {"value" : "NY"} ]}"#)]
+        let read = try readAll(Address.self, tempFile(features.joined(separator: "\n")))
+        #expect(read.count == 51)
+        for (k, a) in read.prefix(50).enumerated() {
+            #expect(a.street == "Springfield Boulevard")
+            #expect(a.postalCity == "Queens Village \(k % 2)")
+            #expect(a.addressLevelsJSON == levels)
+            #expect(a.number == "\(k)")
+        }
+        #expect(read[50].street == "Springfield Boulevard")
+        #expect(read[50].addressLevelsJSON == #"[ {"value" : "NY"} ]"#)
+        #expect(storage(of: read[0].addressLevelsJSON!) == storage(of: read[49].addressLevelsJSON!))
+    }
+}
