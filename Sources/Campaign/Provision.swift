@@ -265,7 +265,7 @@ public enum Provisioner {
         tableWritten()
 
         progress("writing \(input.addresses.count) addresses")
-        let prepared = addressRows.value
+        var prepared = addressRows.take()
         let insertAddress = try BulkInsert(db, sql: """
             INSERT INTO campaign_addresses (geom, gers_id, campaign_id, number, street, unit, postcode, postal_city, country,
               address_levels, sources, formatted, building_gers_id, match_method, confidence, distance_m, street_match,
@@ -312,6 +312,7 @@ public enum Provisioner {
             rows += 1
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
+        prepared = []
         try spatialIndex("campaign_addresses", boxes)
         tableWritten()
 
@@ -522,8 +523,11 @@ final class Background<T: Sendable>: @unchecked Sendable {
         DispatchQueue.global().async { self.result = make(); self.done.leave() }
     }
 
-    var value: T {
+    /// The value, once: waits for it and lets go of it, so the caller holds the only copy and
+    /// it is freed when the caller is done with it.
+    func take() -> T {
         done.wait()
+        defer { result = nil }
         return result!
     }
 }

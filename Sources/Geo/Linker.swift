@@ -87,7 +87,7 @@ public struct LinkResult: Sendable {
 public struct ProjectedFootprints: Sendable {
     /// The PROJ pipeline that made them.
     let definition: String
-    let rings: [[[Coord]]]
+    let rings: FlatRings
 }
 
 /// The Stable Linker: COVERS, then BUFFER, then NEAREST, with street evidence; deterministic

@@ -249,6 +249,11 @@ extension Orienter {
             $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
         }
         let streetKeys = StreetName.keys(addresses.lazy.map { $0.street })
+        // How many addresses each building serves: only the footprints of buildings serving
+        // several are kept for reuse (most serve one, and a million kept footprints weigh).
+        let uses = linked.reduce(into: [Int32](repeating: 0, count: buildings.count)) { u, l in
+            if l.index >= 0 { u[l.index] += 1 }
+        }
         let chunk = 20_000
         let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
         let results = SlotResults<[AddressOrientation]>(count: chunks.count)
@@ -274,7 +279,7 @@ extension Orienter {
                             if let cached = footprints[b] { fp = cached } else {
                                 fp = try orienter.projectedFootprint(
                                     buildings[b].polygons, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
-                                footprints[b] = .some(fp)
+                                if uses[b] > 1 { footprints[b] = .some(fp) }
                             }
                             if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
                         } else {

@@ -1,9 +1,47 @@
 import Foundation
 
+/// Footprint rings, all in one coordinate array: a million small arrays would cost an
+/// allocation and a header each. Building b's rings are `ringEnds[firstRing[b]..<firstRing[b + 1]]`,
+/// each ring running from the previous ring's end.
+public struct FlatRings: Sendable {
+    var coords: [Coord]
+    var ringEnds: [Int]
+    var firstRing: [Int]
+
+    /// The rings of `parts` for each building, in order (the coordinates as given).
+    init(_ buildings: [Building]) {
+        var coords: [Coord] = [], ringEnds: [Int] = [], firstRing: [Int] = [0]
+        coords.reserveCapacity(buildings.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } })
+        firstRing.reserveCapacity(buildings.count + 1)
+        for b in buildings {
+            for p in b.polygons { for r in p.rings { coords.append(contentsOf: r); ringEnds.append(coords.count) } }
+            firstRing.append(ringEnds.count)
+        }
+        self.coords = coords; self.ringEnds = ringEnds; self.firstRing = firstRing
+    }
+
+    var count: Int { firstRing.count - 1 }
+
+    /// The coordinate range of each ring of building `b`.
+    func ranges(_ b: Int) -> [Range<Int>] {
+        (firstRing[b]..<firstRing[b + 1]).map { k in (k == 0 ? 0 : ringEnds[k - 1])..<ringEnds[k] }
+    }
+
+    /// Building `b`'s rings as arrays.
+    subscript(b: Int) -> [[Coord]] { ranges(b).map { Array(coords[$0]) } }
+
+    /// The envelope of building `b`'s rings.
+    func box(_ b: Int) -> BBox {
+        let start = firstRing[b] == 0 ? 0 : ringEnds[firstRing[b] - 1]
+        let end = firstRing[b + 1] == 0 ? 0 : ringEnds[firstRing[b + 1] - 1]
+        return BBox(covering: coords[start..<end])
+    }
+}
+
 /// Every feature projected once to the local metric CRS (see `Projection.localMetric`),
 /// centred on the data: rings per building, points per address, lines per segment.
 struct ProjectedLayers: Sendable {
-    let rings: [[[Coord]]]
+    let rings: FlatRings
     let boxes: [BBox]
     let points: [Coord]
     let lines: [[Coord]]
@@ -15,29 +53,18 @@ struct ProjectedLayers: Sendable {
     init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
         let projection = try Projection.localMetric(around: Projection.localOrigin(buildings, addresses))
 
-        var flat: [Coord] = []
-        for b in buildings { for p in b.polygons { for r in p.rings { flat.append(contentsOf: r) } } }
-        try projection.forward(&flat)
-        var k = 0
-        var rings: [[[Coord]]] = [], boxes: [BBox] = []
-        rings.reserveCapacity(buildings.count)
-        boxes.reserveCapacity(buildings.count)
-        for b in buildings {
-            var all: [[Coord]] = []
-            for p in b.polygons { for r in p.rings { all.append(Array(flat[k..<(k + r.count)])); k += r.count } }
-            boxes.append(BBox(covering: all.lazy.flatMap { $0 }))
-            rings.append(all)
-        }
+        var rings = FlatRings(buildings)
+        try projection.forward(&rings.coords)
+        boxes = (0..<rings.count).map { rings.box($0) }
         var points = addresses.map { $0.point }
         try projection.forward(&points)
-        flat = segments.flatMap(\.line)
+        var flat = segments.flatMap(\.line)
         try projection.forward(&flat)
-        k = 0
+        var k = 0
         var lines: [[Coord]] = []
         for s in segments { lines.append(Array(flat[k..<(k + s.line.count)])); k += s.line.count }
         definition = projection.definition
         self.rings = rings
-        self.boxes = boxes
         self.points = points
         self.lines = lines
         self.lineBoxes = lines.map { BBox(covering: $0) }
