@@ -163,10 +163,11 @@ extension CampaignStore {
     /// roads, for rendering. Sequential scans joined here: the buildings in file order (a
     /// provision writes them sorted by id, so the final sort is usually a check) and the
     /// buildings with a status or scans, in one read transaction; meanwhile each linked
-    /// building's first house number, through a second read-only connection on another thread
-    /// (house numbers change only when the campaign is provisioned again).
+    /// building's first house number, by building id, through a second read-only connection on
+    /// another thread (house numbers change only when the campaign is provisioned again),
+    /// merged in by walking the two id orders side by side.
     public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
-        let numbersRead = SlotResults<[String: (seq: Int, number: String?)]>(count: 1)
+        let numbersRead = SlotResults<[(id: String, number: String?)]>(count: 1)
         let group = DispatchGroup()
         let path = self.path
         DispatchQueue.global().async(group: group) {
@@ -186,12 +187,12 @@ extension CampaignStore {
             while try rows.next() {
                 guard !rows.isNull(0), let id = rows.text(1),
                       case .multiPolygon(let ps) = try GeoPackageGeometry.decode(bytes: rows.blob(0)) else { continue }
-                if let last = buildings.last, !last.gersID.utf8.lexicographicallyPrecedes(id.utf8) { sorted = false }
-                let st = stats[id]
+                if sorted, let last = buildings.last, Self.bytewise(last.gersID, id) >= 0 { sorted = false }
+                let st = stats.isEmpty ? nil : stats[id]
                 buildings.append(MapBuildingRow(gersID: id, polygons: ps, status: st?.status ?? "not_visited", scansTotal: st?.scans ?? 0,
                                                 featureStatus: rows.text(2) ?? "matched", houseNumber: nil))
             }
-            if !sorted { buildings.sort { $0.gersID.utf8.lexicographicallyPrecedes($1.gersID.utf8) } }
+            if !sorted { buildings.sort { Self.bytewise($0.gersID, $1.gersID) < 0 } }
             var roads: [(line: [Coord], roadClass: String?)] = []
             let segs = try RawRows(db, sql: "SELECT geom, class FROM segments ORDER BY gers_id")
             while try segs.next() {
@@ -202,24 +203,45 @@ extension CampaignStore {
         }
         group.wait()
         let numbers = try numbersRead.get(0)
-        for i in buildings.indices { buildings[i].houseNumber = numbers[buildings[i].gersID]?.number }
+        var k = 0
+        for i in buildings.indices {
+            let id = buildings[i].gersID
+            while k < numbers.count, Self.bytewise(numbers[k].id, id) < 0 { k += 1 }
+            if k < numbers.count, numbers[k].id == id { buildings[i].houseNumber = numbers[k].number }
+        }
         return (name, buildings, roads)
     }
 
-    /// The house number of the first address (in walking order) of each building, by building id.
-    private static func firstHouseNumbers(_ path: String) throws -> [String: (seq: Int, number: String?)] {
+    /// The house number of the first address (in walking order) of each building, in building
+    /// id order (bytewise).
+    private static func firstHouseNumbers(_ path: String) throws -> [(id: String, number: String?)] {
         let queue = try GeoPackage.open(path, readOnly: true)
         defer { try? queue.close() }
         return try queue.read { db in
-            var numbers: [String: (seq: Int, number: String?)] = [:]
-            let n = try RawRows(db, sql: "SELECT building_gers_id, seq, number FROM campaign_addresses WHERE building_gers_id IS NOT NULL")
+            var numbers: [(id: String, number: String?)] = []
+            let n = try RawRows(db, sql: """
+                SELECT building_gers_id, number FROM campaign_addresses WHERE building_gers_id IS NOT NULL
+                ORDER BY building_gers_id, seq
+                """)
             while try n.next() {
                 guard let id = n.text(0) else { continue }
-                let seq = n.int(1)
-                if let cur = numbers[id], cur.seq <= seq { continue }
-                numbers[id] = (seq, n.text(2))
+                if let last = numbers.last, last.id == id { continue }
+                numbers.append((id, n.text(1)))
             }
             return numbers
+        }
+    }
+
+    /// SQLite's order of two texts (BINARY collation): their UTF-8 bytes compared, the shorter
+    /// first when one begins the other. Negative, zero or positive.
+    static func bytewise(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                let n = min(pa.count, pb.count)
+                let c = n == 0 ? 0 : memcmp(pa.baseAddress!, pb.baseAddress!, n)
+                return c != 0 ? Int(c) : pa.count - pb.count
+            }
         }
     }
 

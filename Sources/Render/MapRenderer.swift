@@ -210,16 +210,22 @@ struct Layout {
         points = all
 
         let canvas = BBox(minX: 0, minY: 0, maxX: Double(view.width), maxY: Double(view.height))
+        // Paints and tallies by status, looked up once rather than per building.
+        let statuses = MapStatus.allCases
+        let paints = statuses.map { StatusColor.paint(for: $0, style: style) }
+        var tally = [Int](repeating: 0, count: statuses.count)
         for (i, b) in map.buildings.enumerated() {
             let rr = buildingRings[i]
             var box = BBox.empty
             for r in rr { for p in rings[r] { box.expand(points[p]) } }
             guard box.intersects(canvas) else { continue }
             let status = StatusColor.status(of: b)
-            guard let paint = StatusColor.paint(for: status, style: style) else { continue }
-            counts[status, default: 0] += 1
+            let k = statuses.firstIndex(of: status)!
+            guard let paint = paints[k] else { continue }
+            tally[k] += 1
             buildings.append(PlacedBuilding(index: i, rings: rr, box: box, paint: paint, status: status))
         }
+        for (k, n) in tally.enumerated() where n > 0 { counts[statuses[k]] = n }
         for (i, r) in map.roads.enumerated() where r.line.count >= 2 {
             let box = BBox(covering: points[roadRanges[i]])
             guard box.expanded(by: 20 * view.styleScale).intersects(canvas) else { continue }

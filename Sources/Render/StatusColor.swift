@@ -29,7 +29,9 @@ public enum StatusColor {
     /// The status a building shows, by priority: scanned over hot over visited over the rest.
     /// A building without status whose address is unknown is an orphan.
     public static func status(of b: MapBuilding) -> MapStatus {
-        let s = b.status?.lowercased()
+        // Statuses are nearly always written in lower case already: lowered only when a byte
+        // could change (an ASCII capital, or any non-ASCII byte).
+        let s = b.status.map { $0.utf8.contains { $0 >= 0x80 || ($0 >= 0x41 && $0 <= 0x5A) } ? $0.lowercased() : $0 }
         if b.qrScanned || b.scansTotal > 0 || s == "qr_scanned" || s == "scanned" { return .scanned }
         if s == "hot" { return .hot }
         if s == "visited" { return .visited }
