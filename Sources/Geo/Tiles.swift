@@ -22,13 +22,20 @@ public struct FlatRings: Sendable {
 
     var count: Int { firstRing.count - 1 }
 
-    /// The coordinate range of each ring of building `b`.
-    func ranges(_ b: Int) -> [Range<Int>] {
-        (firstRing[b]..<firstRing[b + 1]).map { k in (k == 0 ? 0 : ringEnds[k - 1])..<ringEnds[k] }
-    }
-
     /// Building `b`'s rings as arrays.
-    subscript(b: Int) -> [[Coord]] { ranges(b).map { Array(coords[$0]) } }
+    subscript(b: Int) -> [[Coord]] {
+        let rings = firstRing[b]..<firstRing[b + 1]
+        var out: [[Coord]] = []
+        out.reserveCapacity(rings.count)
+        coords.withUnsafeBufferPointer { c in
+            var start = rings.lowerBound == 0 ? 0 : ringEnds[rings.lowerBound - 1]
+            for k in rings {
+                out.append(Array(UnsafeBufferPointer(rebasing: c[start..<ringEnds[k]])))
+                start = ringEnds[k]
+            }
+        }
+        return out
+    }
 
     /// The envelope of building `b`'s rings.
     func box(_ b: Int) -> BBox {
