@@ -109,16 +109,32 @@ struct IDTable {
 
     /// The slot already holding `id` (`idOf` gives a slot's id), or `slot` after adding it.
     mutating func insert(_ id: String, slot: Int32, idOf: (Int32) -> String) -> Int {
+        insert(hash: IDTable.hash(id), slot: slot) { idOf($0) == id }
+    }
+
+    /// The slot already holding a key of hash `h` that `matches` accepts, or `slot` after
+    /// adding it.
+    mutating func insert(hash h: UInt64, slot: Int32, matches: (Int32) -> Bool) -> Int {
         if 2 * (count + 1) > buckets.count { reserve(max(count + 1, 2 * count)) }
-        let h = IDTable.hash(id)
         var i = Int(truncatingIfNeeded: h) & mask
         while buckets[i] >= 0 {
-            if hashes[i] == h && idOf(buckets[i]) == id { return Int(buckets[i]) }
+            if hashes[i] == h && matches(buckets[i]) { return Int(buckets[i]) }
             i = (i + 1) & mask
         }
         buckets[i] = slot; hashes[i] = h
         count += 1
         return Int(slot)
+    }
+
+    /// The slot holding a key of hash `h` that `matches` accepts; nil when there is none.
+    func find(hash h: UInt64, matches: (Int32) -> Bool) -> Int32? {
+        guard !buckets.isEmpty else { return nil }
+        var i = Int(truncatingIfNeeded: h) & mask
+        while buckets[i] >= 0 {
+            if hashes[i] == h && matches(buckets[i]) { return buckets[i] }
+            i = (i + 1) & mask
+        }
+        return nil
     }
 
     /// A 64-bit hash of the id's UTF-8 bytes (see `hash(bytes:)`).
@@ -149,54 +165,23 @@ struct IDTable {
 /// At most `limit` distinct texts are kept; later new ones are made as usual.
 struct StringInterner {
     static let limit = 1 << 16
-    private var slots: [Int32] = []
-    private var hashes: [UInt64] = []
+    /// The kept texts by hash, each slot an index into `values`.
+    private var table = IDTable()
     private var values: [String] = []
-    private var valueHashes: [UInt64] = []
-    /// The kept texts' bytes, one after another; `ends[k]` closes value k's.
-    private var bytes: [UInt8] = []
-    private var ends: [Int] = []
 
     mutating func string(_ text: UnsafeBufferPointer<UInt8>) -> String {
         guard text.count > 15 else { return String(decoding: text, as: UTF8.self) }
-        if 2 * (values.count + 1) > slots.count {
-            guard values.count < Self.limit else { return String(decoding: text, as: UTF8.self) }
-            grow()
-        }
         let h = IDTable.hash(bytes: text)
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: h) & mask
-        while slots[i] >= 0 {
-            let k = Int(slots[i])
-            if hashes[i] == h, matches(k, text) { return values[k] }
-            i = (i + 1) & mask
+        let kept = values
+        func matches(_ k: Int32) -> Bool {
+            var value = kept[Int(k)]
+            return value.withUTF8 { $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
         }
-        let s = String(decoding: text, as: UTF8.self)
-        slots[i] = Int32(values.count)
-        hashes[i] = h
-        values.append(s)
-        valueHashes.append(h)
-        bytes.append(contentsOf: text)
-        ends.append(bytes.count)
-        return s
-    }
-
-    private func matches(_ k: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = k == 0 ? 0 : ends[k - 1]
-        guard ends[k] - start == text.count else { return false }
-        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, text.baseAddress!, text.count) == 0 }
-    }
-
-    private mutating func grow() {
-        let capacity = max(256, 2 * slots.count)
-        slots = [Int32](repeating: -1, count: capacity)
-        hashes = [UInt64](repeating: 0, count: capacity)
-        let mask = capacity - 1
-        for (k, h) in valueHashes.enumerated() {
-            var i = Int(truncatingIfNeeded: h) & mask
-            while slots[i] >= 0 { i = (i + 1) & mask }
-            slots[i] = Int32(k)
-            hashes[i] = h
+        guard values.count < Self.limit else {
+            return table.find(hash: h, matches: matches).map { values[Int($0)] } ?? String(decoding: text, as: UTF8.self)
         }
+        let k = table.insert(hash: h, slot: Int32(values.count), matches: matches)
+        if k == values.count { values.append(String(decoding: text, as: UTF8.self)) }
+        return values[k]
     }
 }

@@ -1,48 +1,33 @@
 import Foundation
 
 /// Footprint rings, all in one coordinate array: a million small arrays would cost an
-/// allocation and a header each. Building b's rings are `ringEnds[firstRing[b]..<firstRing[b + 1]]`,
-/// each ring running from the previous ring's end.
-public struct FlatRings: Sendable {
+/// allocation and a header each. Ring k is `coords[ringStarts[k]..<ringStarts[k + 1]]`;
+/// building b's rings are `firstRing[b]..<firstRing[b + 1]`.
+struct FlatRings: Sendable {
     var coords: [Coord]
-    var ringEnds: [Int]
-    var firstRing: [Int]
+    var ringStarts: [Int] = [0]
+    var firstRing: [Int] = [0]
 
-    /// The rings of `parts` for each building, in order (the coordinates as given).
+    /// Every ring of every part of each building, in order, the coordinates as given.
     init(_ buildings: [Building]) {
-        var coords: [Coord] = [], ringEnds: [Int] = [], firstRing: [Int] = [0]
+        coords = []
         coords.reserveCapacity(buildings.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } })
         firstRing.reserveCapacity(buildings.count + 1)
         for b in buildings {
-            for p in b.polygons { for r in p.rings { coords.append(contentsOf: r); ringEnds.append(coords.count) } }
-            firstRing.append(ringEnds.count)
+            for p in b.polygons { for r in p.rings { coords.append(contentsOf: r); ringStarts.append(coords.count) } }
+            firstRing.append(ringStarts.count - 1)
         }
-        self.coords = coords; self.ringEnds = ringEnds; self.firstRing = firstRing
     }
 
     var count: Int { firstRing.count - 1 }
 
     /// Building `b`'s rings as arrays.
     subscript(b: Int) -> [[Coord]] {
-        let rings = firstRing[b]..<firstRing[b + 1]
-        var out: [[Coord]] = []
-        out.reserveCapacity(rings.count)
-        coords.withUnsafeBufferPointer { c in
-            var start = rings.lowerBound == 0 ? 0 : ringEnds[rings.lowerBound - 1]
-            for k in rings {
-                out.append(Array(UnsafeBufferPointer(rebasing: c[start..<ringEnds[k]])))
-                start = ringEnds[k]
-            }
-        }
-        return out
+        (firstRing[b]..<firstRing[b + 1]).map { k in Array(coords[ringStarts[k]..<ringStarts[k + 1]]) }
     }
 
     /// The envelope of building `b`'s rings.
-    func box(_ b: Int) -> BBox {
-        let start = firstRing[b] == 0 ? 0 : ringEnds[firstRing[b] - 1]
-        let end = firstRing[b + 1] == 0 ? 0 : ringEnds[firstRing[b + 1] - 1]
-        return BBox(covering: coords[start..<end])
-    }
+    func box(_ b: Int) -> BBox { BBox(covering: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]]) }
 }
 
 /// Every feature projected once to the local metric CRS (see `Projection.localMetric`),

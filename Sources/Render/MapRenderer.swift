@@ -99,23 +99,18 @@ extension MapRenderer {
     func bandRows(_ layout: Layout, height: Int) -> [Range<Int>] {
         let threads = min(drawThreads ?? ProcessInfo.processInfo.activeProcessorCount, 2)
         guard threads > 1, layout.buildings.count >= (drawThreads == nil ? 20_000 : 1), height >= 2 else { return [0..<height] }
-        var centres = layout.buildings.map { ($0.box.minY + $0.box.maxY) / 2 }
-        let k = centres.count / 2
-        centres.withUnsafeMutableBufferPointer { c in
-            // Selection of the median (a partial sort is enough).
-            var lo = 0, hi = c.count - 1
-            while lo < hi {
-                let pivot = c[(lo + hi) / 2]
-                var i = lo, j = hi
-                while i <= j {
-                    while c[i] < pivot { i += 1 }
-                    while c[j] > pivot { j -= 1 }
-                    if i <= j { c.swapAt(i, j); i += 1; j -= 1 }
-                }
-                if k <= j { hi = j } else if k >= i { lo = i } else { break }
-            }
+        // Footprint centres counted by pixel row; the split is the row where half are reached.
+        var perRow = [Int](repeating: 0, count: height)
+        for b in layout.buildings {
+            let centre = (b.box.minY + b.box.maxY) / 2
+            perRow[centre.isFinite ? Int(min(max(centre, 0), Double(height - 1))) : 0] += 1
         }
-        let split = min(max(Int(centres[k].rounded()), 1), height - 1)
+        var seen = 0, split = height - 1
+        for (y, n) in perRow.enumerated() {
+            seen += n
+            if 2 * seen >= layout.buildings.count { split = y; break }
+        }
+        split = min(max(split, 1), height - 1)
         return [0..<split, split..<height]
     }
 
