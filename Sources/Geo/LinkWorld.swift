@@ -1,7 +1,9 @@
 import Foundation
 
-/// One tile's working set: its features projected to the local metric CRS, footprints as
-/// (repaired) GEOS geometries, STRtrees over footprints and road segments. One GEOS context.
+/// One tile's working set: its features projected to the local metric CRS, its footprints'
+/// rings in one owned buffer, grid indexes over footprints, address points and road
+/// segments, and GEOS footprints only where GEOS is needed (validity and repair of anything
+/// but a simple ring, centres). One GEOS context.
 final class LinkWorld {
     let options: LinkerOptions
     let context = GEOSContext()
@@ -9,36 +11,62 @@ final class LinkWorld {
     let bIdx: [Int], aIdx: [Int], sIdx: [Int]
     let attrs: FeatureAttributes
 
-    /// Projected footprint rings per building (all parts' rings together).
-    var rings: [[[Coord]]] = []
-    var footprints: [Geometry] = []
-    var areas: [Double] = []
-    let buildingIndex: SpatialIndex
-    /// Footprints that were invalid and repaired with make-valid.
-    var repairedFlags: [Bool]
+    /// The footprints in metres (as repaired, for those that were), by local index: ring k is
+    /// `coords[ringStarts[k]..<ringStarts[k + 1]]`, building b's rings
+    /// `firstRing[b]..<firstRing[b + 1]`. Owned by the world, freed with it.
+    private let coords: UnsafeMutableBufferPointer<Coord>
+    private let ringStarts: UnsafeMutableBufferPointer<Int>
+    private let firstRing: UnsafeMutableBufferPointer<Int>
+    /// Ring counts of each part, for footprints repaired with make-valid.
+    private var repairedParts: [Int: [Int]] = [:]
+    /// True when building `b`'s footprint was invalid and repaired with make-valid.
+    func isRepaired(_ b: Int) -> Bool { repairedParts[b] != nil }
+    private let buildings: [Building]
+    /// GEOS footprints made so far: at once for those that are not a simple ring, on first
+    /// use for the others.
+    private var geometries: [Int: Geometry] = [:]
+    let areas: [Double]
+    let buildingBoxes: [BBox]
+    let buildingIndex: GridIndex
 
-    var points: [Coord] = []
-    let addressIndex: SpatialIndex
-    var buildingBoxes: [BBox] = []
+    let points: [Coord]
+    private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
 
     /// A point on the footprint's surface: its centroid when that lies inside.
     func centre(_ b: Int) throws -> Coord {
         if let c = centreCache[b] { return c }
-        let g = footprints[b], cg = try g.centroid()
+        let g = try geometry(b), cg = try g.centroid()
         let c = try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord()
         centreCache[b] = c
         return c
     }
-    var streetKeys: [String?] = []
+
+    /// Building `b`'s footprint as a GEOS geometry.
+    func geometry(_ b: Int) throws(GEOSError) -> Geometry {
+        if let g = geometries[b] { return g }
+        let sizes = repairedParts[b] ?? buildings[bIdx[b]].polygons.map { $0.rings.count }
+        let g = try Geometry.polygon(context, LinkWorld.parts(of: sizes, rings: rings(b).map(Array.init)))
+        geometries[b] = g
+        return g
+    }
+
+    /// Building `b`'s rings (all parts' rings together), read in place; valid while the world
+    /// lives.
+    func rings(_ b: Int) -> RingsView {
+        RingsView(coords: UnsafeBufferPointer(coords),
+                  starts: UnsafeBufferPointer(rebasing: ringStarts[firstRing[b]...firstRing[b + 1]]))
+    }
+
+    let streetKeys: [String?]
     var coverCount: [Int]
     var assigned: [Int?]
     var multiUnit: [Bool]
 
-    var lines: [[Coord]] = []
-    var segmentKeys: [String?] = []
-    var frontageRoad: [Bool] = []
-    let segmentIndex: SpatialIndex
+    let lines: [[Coord]]
+    let segmentKeys: [String?]
+    let frontageRoad: [Bool]
+    let segmentIndex: GridIndex
 
     /// A world over one tile's features (global indexes), already projected.
     init(tile bIdx: [Int], _ aIdx: [Int], _ sIdx: [Int], buildings: [Building], layers: ProjectedLayers,
@@ -46,40 +74,67 @@ final class LinkWorld {
         self.options = options
         self.bIdx = bIdx; self.aIdx = aIdx; self.sIdx = sIdx
         self.attrs = attrs
+        self.buildings = buildings
         coverCount = Array(repeating: 0, count: aIdx.count)
         assigned = Array(repeating: nil, count: aIdx.count)
         multiUnit = Array(repeating: false, count: bIdx.count)
-        repairedFlags = Array(repeating: false, count: bIdx.count)
 
-        rings.reserveCapacity(bIdx.count)
-        buildingIndex = try SpatialIndex(context)
+        let flat = layers.rings
+        var local = FlatRings()
+        local.coords.reserveCapacity(bIdx.reduce(0) { $0 + flat.ringStarts[flat.firstRing[$1 + 1]] - flat.ringStarts[flat.firstRing[$1]] })
+        local.ringStarts.reserveCapacity(bIdx.count + 1)
+        local.firstRing.reserveCapacity(bIdx.count + 1)
+        var areas: [Double] = [], boxes: [BBox] = []
+        areas.reserveCapacity(bIdx.count)
+        boxes.reserveCapacity(bIdx.count)
         for (i, global) in bIdx.enumerated() {
-            var all = layers.rings[global]
             let parts = buildings[global].polygons
-            var g = try Geometry.polygon(context, LinkWorld.parts(of: parts, rings: all))
-            let simple = all.count == 1 && parts.count == 1 && Planar.isSimpleRing(all[0])
-            if !simple && !g.isValid {
-                g = try g.makeValid().polygonalPart()
-                repairedFlags[i] = true
-                all = g.polygons().flatMap(\.rings)
+            if parts.count == 1, flat.ringCount(global) == 1, let area = flat.withRings(global, { rings in
+                Planar.isSimpleRing(rings[0]) ? abs(Planar.ringArea(rings[0])) : nil
+            }) {
+                flat.withRings(global) { local.append($0) }
+                areas.append(area)
+                boxes.append(layers.boxes[global])
+                continue
             }
-            rings.append(all)
-            footprints.append(g)
-            areas.append(simple ? abs(Planar.ringArea(all[0])) : try g.area())
-            buildingBoxes.append(simple ? layers.boxes[global] : BBox(covering: all.lazy.flatMap { $0 }))
-            buildingIndex.insert(i, geometry: g)
+            var g = try Geometry.polygon(context, LinkWorld.parts(of: parts.map { $0.rings.count }, rings: flat[global]))
+            if !g.isValid {
+                g = try g.makeValid().polygonalPart()
+                let repaired = g.polygons()
+                local.append(repaired.lazy.flatMap { $0.rings })
+                repairedParts[i] = repaired.map { $0.rings.count }
+                boxes.append(local.box(i))
+            } else {
+                flat.withRings(global) { local.append($0) }
+                boxes.append(layers.boxes[global])
+            }
+            geometries[i] = g
+            areas.append(try g.area())
         }
+        self.areas = areas
+        buildingBoxes = boxes
+        buildingIndex = GridIndex(boxes: boxes)
 
         points = aIdx.map { layers.points[$0] }
-        addressIndex = try SpatialIndex(context)
-        for (i, q) in points.enumerated() { addressIndex.insert(i, geometry: try Geometry.point(context, q)) }
         streetKeys = aIdx.map { attrs.streetKeys[$0] }
 
-        segmentIndex = try SpatialIndex(context)
         lines = sIdx.map { layers.lines[$0] }
         segmentKeys = sIdx.map { attrs.segmentKeys[$0] }
         frontageRoad = sIdx.map { attrs.frontage[$0] }
-        for (i, global) in sIdx.enumerated() { try segmentIndex.insert(i, layers.lineBoxes[global]) }
+        segmentIndex = GridIndex(boxes: sIdx.map { layers.lineBoxes[$0] })
+
+        coords = .allocate(capacity: local.coords.count)
+        _ = coords.initialize(fromContentsOf: local.coords)
+        ringStarts = .allocate(capacity: local.ringStarts.count)
+        _ = ringStarts.initialize(fromContentsOf: local.ringStarts)
+        firstRing = .allocate(capacity: local.firstRing.count)
+        _ = firstRing.initialize(fromContentsOf: local.firstRing)
+    }
+
+    deinit {
+        coords.deallocate()
+        ringStarts.deallocate()
+        firstRing.deallocate()
     }
 
     func buildingID(_ b: Int) -> String { attrs.buildingIDs[bIdx[b]] }
@@ -87,10 +142,10 @@ final class LinkWorld {
     func buildingRank(_ b: Int) -> Int32 { attrs.buildingRank[bIdx[b]] }
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] }
 
-    /// The projected rings regrouped into the building's parts.
-    static func parts(of polygons: [PolygonCoords], rings: [[Coord]]) -> [PolygonCoords] {
+    /// The rings regrouped into parts of `partSizes` rings each.
+    static func parts(of partSizes: [Int], rings: [[Coord]]) -> [PolygonCoords] {
         var out: [PolygonCoords] = [], k = 0
-        for p in polygons { out.append(PolygonCoords(rings: Array(rings[k..<(k + p.rings.count)]))); k += p.rings.count }
+        for n in partSizes { out.append(PolygonCoords(rings: Array(rings[k..<(k + n)]))); k += n }
         return out
     }
 
@@ -126,8 +181,8 @@ final class LinkWorld {
         let p = points[a]
         var best: Int? = nil
         var n = 0
-        for b in try buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-            guard Planar.covers(rings[b], p, tolerance: LinkWorld.coverTolerance) else { continue }
+        for b in buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
+            guard Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { continue }
             n += 1
             guard let cur = best else { best = b; continue }
             let ko = isOutbuilding(b), co = isOutbuilding(cur)
@@ -143,7 +198,7 @@ final class LinkWorld {
     /// search radius), else on the nearest frontage road; nil when none is near.
     func streetAnchor(_ a: Int) throws -> Coord? {
         let p = points[a], r = options.streetSearchMeters
-        let near = try segmentIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
+        let near = segmentIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
         var named: (Coord, Double)? = nil, any: (Coord, Double)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
@@ -159,7 +214,7 @@ final class LinkWorld {
     /// True when the straight line p→q crosses a frontage road's centreline.
     func crossesRoad(_ p: Coord, _ q: Coord) throws -> Bool {
         let box = BBox(minX: min(p.x, q.x), minY: min(p.y, q.y), maxX: max(p.x, q.x), maxY: max(p.y, q.y))
-        for s in try segmentIndex.query(box) where frontageRoad[s] {
+        for s in segmentIndex.query(box) where frontageRoad[s] {
             let l = lines[s]
             for i in 0..<max(0, l.count - 1) where Planar.segmentsIntersect(p, q, l[i], l[i + 1]) { return true }
         }
@@ -172,8 +227,8 @@ final class LinkWorld {
         let turnCost = Linker.turnCost
         let p = points[a], r = options.searchMeters
         var near: [(Int, Double)] = []
-        for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let d = Planar.distance(from: p, toRings: rings[b])
+        for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+            let d = Planar.distance(from: p, toRings: rings(b))
             if d <= r { near.append((b, d)) }
         }
         guard !near.isEmpty else { return [] }
@@ -202,7 +257,7 @@ final class LinkWorld {
                     if d + turnCost * turn >= best { break }
                     for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
                         let v = Planar.rotate(dir, radians: sign * turn)
-                        if let t = Planar.rayHit(origin: p, dir: v, rings: rings[b], maxDistance: r) {
+                        if let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r) {
                             best = min(best, t + turnCost * turn)
                         }
                     }
@@ -220,7 +275,7 @@ final class LinkWorld {
             if isOutbuilding(b) { cost += Linker.outbuildingPenalty }
             if !multiUnit[b], !coverNumbers[b].isEmpty, !coverNumbers[b].contains(key) { cost += Linker.occupiedPenalty }
             if cost < bound + Linker.occupiedPenalty, d > 0 {
-                let q = Planar.closestPoint(on: rings[b], to: p)
+                let q = Planar.closestPoint(on: rings(b), to: p)
                 if try crossesRoad(p, q) { cost += Linker.acrossRoadPenalty }
             }
             bound = min(bound, cost)
@@ -238,7 +293,7 @@ final class LinkWorld {
         let p = points[a], r = Linker.numberRadius
         let t = Coord(-u.y, u.x)
         var pairs: [(x: Double, n: Double)] = []
-        for j in try addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+        for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
             guard streetKeys[j] == key, let nj = attrs.numbers[aIdx[j]] else { continue }
             let v = Planar.sub(points[j], p)
             // Same side: not across the street (the street lies behind p, at -u).
@@ -253,8 +308,8 @@ final class LinkWorld {
     func fronts(building b: Int, street: String?) throws -> Bool {
         guard let street else { return false }
         let box = buildingBoxes[b].expanded(by: options.frontageMeters)
-        for s in try segmentIndex.query(box) where segmentKeys[s] == street {
-            if Planar.ringsNear(rings[b], lines[s], within: options.frontageMeters) { return true }
+        for s in segmentIndex.query(box) where segmentKeys[s] == street {
+            if Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters) { return true }
         }
         return false
     }
@@ -263,8 +318,8 @@ final class LinkWorld {
     func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
         let p = points[a], r = max(0, radius)
         var found: [NearbyBuilding] = []
-        for b in try buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let d = Planar.distance(from: p, toRings: rings[b])
+        for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+            let d = Planar.distance(from: p, toRings: rings(b))
             if d <= r { found.append(NearbyBuilding(buildingID: buildingID(b), distance: (d * 100).rounded() / 100)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }

@@ -159,14 +159,13 @@ public struct Linker: Sendable {
         }
         phase("link")
 
-        var links = [Link?](repeating: nil, count: addresses.count)
-        var assigned = [Int?](repeating: nil, count: addresses.count)
+        var links = [TileLink?](repeating: nil, count: addresses.count)
         var repaired = [Bool](repeating: false, count: buildings.count)
         var unmatched: [String: [NearbyBuilding]] = [:]
         var farUnmatched: [Int] = []
         for t in tiles.tiles.indices {
             let o = try outcomes.get(t)
-            for r in o.links { links[r.address] = r.link; assigned[r.address] = r.building }
+            for r in o.links { links[r.address] = r.link }
             for b in o.repaired { repaired[b] = true }
             for (a, near) in o.unmatched {
                 if let near { unmatched[attrs.addressIDs[a]] = near } else { farUnmatched.append(a) }
@@ -176,7 +175,7 @@ public struct Linker: Sendable {
             unmatched[attrs.addressIDs[a]] = near
         }
         var counts = [Int](repeating: 0, count: buildings.count)
-        for b in assigned { if let b { counts[b] += 1 } }
+        for l in links { if let b = l?.building, b >= 0 { counts[Int(b)] += 1 } }
         var byRank = [Int](repeating: 0, count: buildings.count)
         for b in buildings.indices { byRank[Int(attrs.buildingRank[b])] = b }
         let summaries = byRank.map { b in
@@ -185,8 +184,12 @@ public struct Linker: Sendable {
         }
         var addressByRank = [Int](repeating: 0, count: addresses.count)
         for a in addresses.indices { addressByRank[Int(attrs.addressRank[a])] = a }
-        let sorted = addressByRank.map { links[$0]! }
-        let buildingIndexes = addressByRank.map { Int32(assigned[$0] ?? -1) }
+        let sorted = addressByRank.map { a in
+            let l = links[a]!
+            return Link(addressID: attrs.addressIDs[a], buildingID: l.building < 0 ? nil : attrs.buildingIDs[Int(l.building)],
+                        method: l.method, confidence: l.confidence, distance: l.distance, streetMatch: l.streetMatch)
+        }
+        let buildingIndexes = addressByRank.map { links[$0]!.building }
         phase("merge")
         return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
                           repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases,
@@ -195,8 +198,17 @@ public struct Linker: Sendable {
                             ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
     }
 
+    /// A link as a tile decides it: the building by its global index (-1: none), no ids.
+    struct TileLink {
+        var building: Int32
+        var method: LinkMethod
+        var confidence: Double
+        var distance: Double
+        var streetMatch: Bool
+    }
+
     struct TileLinks {
-        var links: [(address: Int, link: Link, building: Int?)] = []
+        var links: [(address: Int, link: TileLink)] = []
         /// Unmatched owned addresses with their three nearest buildings; nil when the tile's
         /// context was too small to be sure of them.
         var unmatched: [(Int, [NearbyBuilding]?)] = []
@@ -212,11 +224,11 @@ public struct Linker: Sendable {
         let nb = bIdx.count, na = aIdx.count
 
         // Tier 1: COVERS for every address first.
-        var links = [Link?](repeating: nil, count: na)
+        var links = [TileLink?](repeating: nil, count: na)
         var coverNumbers = [Set<String>](repeating: [], count: nb)
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
-                links[a] = Link(addressID: world.addressID(a), buildingID: world.buildingID(b), method: .covers, confidence: 0, distance: 0, streetMatch: false)
+                links[a] = TileLink(building: Int32(bIdx[b]), method: .covers, confidence: 0, distance: 0, streetMatch: false)
                 world.assigned[a] = b
                 coverNumbers[b].insert(world.houseKey(a))
             }
@@ -237,7 +249,7 @@ public struct Linker: Sendable {
             let best = ch.candidate
             world.assigned[a] = best.building
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
-            links[a] = Link(addressID: world.addressID(a), buildingID: world.buildingID(best.building), method: method,
+            links[a] = TileLink(building: Int32(bIdx[best.building]), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
                                                           runnerUp: ch.runnerUp, directional: best.directional),
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
@@ -249,15 +261,14 @@ public struct Linker: Sendable {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
-                out.links.append((global, l, bIdx[b]))
+                out.links.append((global, l))
             } else {
-                out.links.append((global, Link(addressID: world.addressID(a), buildingID: nil, method: .none, confidence: 0,
-                                               distance: 0, streetMatch: false), nil))
+                out.links.append((global, TileLink(building: -1, method: .none, confidence: 0, distance: 0, streetMatch: false)))
                 let near = try world.nearestBuildings(a, count: 3, within: tile.contextDistance(layers.points[global]))
                 out.unmatched.append((global, near.count == 3 ? near : nil))
             }
         }
-        for (b, global) in bIdx.enumerated() where world.repairedFlags[b] && tile.owns(layers.boxes[global].center!) {
+        for (b, global) in bIdx.enumerated() where world.isRepaired(b) && tile.owns(layers.boxes[global].center!) {
             out.repaired.append(global)
         }
         return out

@@ -1,6 +1,13 @@
-/// Small planar measures on projected coordinates (metres), for the linker's direction
-/// evidence. Areal predicates and distances go through GEOS; these are the vector pieces
-/// GEOS does not offer (ray casting, segment tangents).
+/// A ring (or line) of coordinates indexed from 0: an array, or a buffer read in place. The
+/// ring measures below take any sequence of them, so footprints kept in one flat buffer are
+/// read where they lie.
+public protocol CoordRing: RandomAccessCollection where Element == Coord, Index == Int {}
+extension Array: CoordRing where Element == Coord {}
+extension UnsafeBufferPointer: CoordRing where Element == Coord {}
+
+/// Small planar measures on projected coordinates (metres), exact on the coordinates as
+/// given: covers and distances on a footprint's rings, ray casting, segment tangents. Validity,
+/// repair, centroids and areas of anything but a simple ring go through GEOS.
 public enum Planar {
     @inlinable public static func sub(_ a: Coord, _ b: Coord) -> Coord { Coord(a.x - b.x, a.y - b.y) }
     @inlinable public static func dot(_ a: Coord, _ b: Coord) -> Double { a.x * b.x + a.y * b.y }
@@ -33,7 +40,8 @@ public enum Planar {
 
     /// Distance along the ray `origin + t·dir` (t ≥ 0, dir a unit vector) to the first crossing
     /// of any ring edge, or nil when the ray misses every edge within `maxDistance`.
-    public static func rayHit(origin: Coord, dir: Coord, rings: [[Coord]], maxDistance: Double) -> Double? {
+    public static func rayHit<Rings: Sequence>(origin: Coord, dir: Coord, rings: Rings, maxDistance: Double) -> Double?
+        where Rings.Element: CoordRing {
         var best = maxDistance
         var hit = false
         for ring in rings where ring.count > 1 {
@@ -66,7 +74,8 @@ public enum Planar {
     }
 
     /// True when some edge of `rings` comes within `d` of the polyline `line`.
-    public static func ringsNear(_ rings: [[Coord]], _ line: [Coord], within d: Double) -> Bool {
+    public static func ringsNear<Rings: Sequence>(_ rings: Rings, _ line: [Coord], within d: Double) -> Bool
+        where Rings.Element: CoordRing {
         guard line.count > 1 else { return false }
         for ring in rings where ring.count > 1 {
             let rb = BBox(covering: ring).expanded(by: d)
@@ -81,7 +90,8 @@ public enum Planar {
     }
 
     /// Distance from `p` to the nearest edge of `rings` (0 when covered).
-    public static func distance(from p: Coord, toRings rings: [[Coord]]) -> Double {
+    public static func distance<Rings: Sequence>(from p: Coord, toRings rings: Rings) -> Double
+        where Rings.Element: CoordRing {
         if covers(rings, p, tolerance: 0) { return 0 }
         var best = Double.infinity
         for r in rings where r.count > 1 {
@@ -93,7 +103,8 @@ public enum Planar {
     /// Distance between an area (`rings`) and a polyline (0 when the line touches or enters
     /// the area); `nil` when it is more than `maxDistance`. Edge pairs whose boxes lie farther
     /// apart than the best distance so far are skipped.
-    public static func distance(rings: [[Coord]], ringsBox: BBox, line: [Coord], maxDistance: Double) -> Double? {
+    public static func distance<Rings: Sequence>(rings: Rings, ringsBox: BBox, line: [Coord], maxDistance: Double) -> Double?
+        where Rings.Element: CoordRing {
         guard let first = line.first else { return nil }
         if covers(rings, first, tolerance: 0) { return 0 }
         var best = maxDistance
@@ -115,7 +126,8 @@ public enum Planar {
     }
 
     /// The point of the rings' edges nearest `p` (p itself for empty rings).
-    public static func closestPoint(on rings: [[Coord]], to p: Coord) -> Coord {
+    public static func closestPoint<Rings: Sequence>(on rings: Rings, to p: Coord) -> Coord
+        where Rings.Element: CoordRing {
         var best = p, bestD = Double.infinity
         for r in rings where r.count > 1 {
             for i in 0..<(r.count - 1) {
@@ -128,7 +140,7 @@ public enum Planar {
     }
 
     /// Signed area of a closed ring (shoelace; positive counter-clockwise), square units.
-    public static func ringArea(_ r: [Coord]) -> Double {
+    public static func ringArea<Ring: CoordRing>(_ r: Ring) -> Double {
         guard r.count > 2 else { return 0 }
         var a = 0.0
         for i in 0..<(r.count - 1) { a += cross(r[i], r[i + 1]) }
@@ -138,7 +150,8 @@ public enum Planar {
     /// True when the point lies inside the area bounded by `rings` (crossing-number rule over
     /// every ring, so holes and separate parts of a valid polygon count right) or within
     /// `tolerance` of an edge: `covers` in the standard sense, boundary included.
-    public static func covers(_ rings: [[Coord]], _ p: Coord, tolerance: Double) -> Bool {
+    public static func covers<Rings: Sequence>(_ rings: Rings, _ p: Coord, tolerance: Double) -> Bool
+        where Rings.Element: CoordRing {
         var inside = false
         for ring in rings where ring.count > 1 {
             for i in 0..<(ring.count - 1) {
@@ -156,7 +169,7 @@ public enum Planar {
     /// True for a closed ring of at least four positions, with area, whose edges meet only
     /// where consecutive edges share a vertex: a valid polygon shell on its own. A
     /// conservative fast path: false sends the caller to GEOS's full validity check.
-    public static func isSimpleRing(_ r: [Coord]) -> Bool {
+    public static func isSimpleRing<Ring: CoordRing>(_ r: Ring) -> Bool {
         let n = r.count - 1  // edges
         guard n >= 3, r.first == r.last, n <= 64 else { return false }
         var area2 = 0.0

@@ -4,30 +4,69 @@ import Foundation
 /// allocation and a header each. Ring k is `coords[ringStarts[k]..<ringStarts[k + 1]]`;
 /// building b's rings are `firstRing[b]..<firstRing[b + 1]`.
 struct FlatRings: Sendable {
-    var coords: [Coord]
+    var coords: [Coord] = []
     var ringStarts: [Int] = [0]
     var firstRing: [Int] = [0]
 
+    init() {}
+
     /// Every ring of every part of each building, in order, the coordinates as given.
     init(_ buildings: [Building]) {
-        coords = []
         coords.reserveCapacity(buildings.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } })
         firstRing.reserveCapacity(buildings.count + 1)
-        for b in buildings {
-            for p in b.polygons { for r in p.rings { coords.append(contentsOf: r); ringStarts.append(coords.count) } }
-            firstRing.append(ringStarts.count - 1)
-        }
+        for b in buildings { append(b.polygons.lazy.flatMap(\.rings)) }
+    }
+
+    /// Adds one building's rings.
+    mutating func append<Rings: Sequence>(_ rings: Rings) where Rings.Element: CoordRing {
+        for r in rings { coords.append(contentsOf: r); ringStarts.append(coords.count) }
+        firstRing.append(ringStarts.count - 1)
     }
 
     var count: Int { firstRing.count - 1 }
+
+    /// How many rings building `b` has.
+    func ringCount(_ b: Int) -> Int { firstRing[b + 1] - firstRing[b] }
 
     /// Building `b`'s rings as arrays.
     subscript(b: Int) -> [[Coord]] {
         (firstRing[b]..<firstRing[b + 1]).map { k in Array(coords[ringStarts[k]..<ringStarts[k + 1]]) }
     }
 
+    /// Calls `body` with building `b`'s rings, read in place.
+    func withRings<R, E: Error>(_ b: Int, _ body: (RingsView) throws(E) -> R) throws(E) -> R {
+        let first = firstRing[b], end = firstRing[b + 1]
+        return try coords.withUnsafeBufferPointer { (c) throws(E) -> R in
+            try ringStarts.withUnsafeBufferPointer { (s) throws(E) -> R in
+                try body(RingsView(coords: c, starts: UnsafeBufferPointer(rebasing: s[first...end])))
+            }
+        }
+    }
+
     /// The envelope of building `b`'s rings.
     func box(_ b: Int) -> BBox { BBox(covering: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]]) }
+}
+
+/// One footprint's rings in a `FlatRings`, read in place: ring k is
+/// `coords[starts[k]..<starts[k + 1]]`. Valid only inside `FlatRings.withRings`.
+struct RingsView: Sequence {
+    let coords: UnsafeBufferPointer<Coord>
+    /// Where each ring starts, then where the last one ends.
+    let starts: UnsafeBufferPointer<Int>
+
+    var ringCount: Int { starts.count - 1 }
+    subscript(k: Int) -> UnsafeBufferPointer<Coord> { UnsafeBufferPointer(rebasing: coords[starts[k]..<starts[k + 1]]) }
+
+    struct Iterator: IteratorProtocol {
+        let view: RingsView
+        var k = 0
+        mutating func next() -> UnsafeBufferPointer<Coord>? {
+            guard k < view.ringCount else { return nil }
+            k += 1
+            return view[k - 1]
+        }
+    }
+    func makeIterator() -> Iterator { Iterator(view: self) }
 }
 
 /// Every feature projected once to the local metric CRS (see `Projection.localMetric`),
@@ -68,13 +107,13 @@ struct ProjectedLayers: Sendable {
     func nearestBuildings(to far: [Int], count: Int, ids: [String]) -> [Int: [NearbyBuilding]] {
         var out: [Int: [NearbyBuilding]] = [:]
         guard !far.isEmpty else { return out }
-        let tree = NearestSearch(boxes: boxes)
+        let tree = PackedRTree(boxes: boxes)
         for a in far {
             let p = points[a]
             var found: [NearbyBuilding] = []
             // Footprints come nearest first; after the count-th, those at its rounded distance
             // still come in (ties go by id).
-            tree.nearest(to: p, exact: { Planar.distance(from: p, toRings: rings[$0]) }) { b, d in
+            tree.nearest(to: p, exact: { rings.withRings($0) { Planar.distance(from: p, toRings: $0) } }) { b, d in
                 let rounded = (d * 100).rounded() / 100
                 if found.count >= count, rounded > found[count - 1].distance { return true }
                 found.append(NearbyBuilding(buildingID: ids[b], distance: rounded))

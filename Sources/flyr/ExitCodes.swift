@@ -82,7 +82,9 @@ enum Log {
 
 /// Ends a successful command once its output is written, without freeing the features it
 /// read one by one (a million buildings take about a second to tear down; the system reclaims
-/// the memory at once). Buffered stdout is flushed by exit(3).
-func exitKeepingHeap() -> Never {
-    exit(Exit.ok)
+/// the memory at once). Buffered stdout is flushed by exit(3). Pass everything large the
+/// command still holds: Swift may end a value's lifetime at its last use, and would then tear
+/// it down before this call.
+func exitKeepingHeap<T>(keeping values: T) -> Never {
+    withExtendedLifetime(values) { exit(Exit.ok) }
 }

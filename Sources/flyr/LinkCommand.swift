@@ -84,7 +84,7 @@ struct LinkCommand: ParsableCommand {
             Log.error("accuracy \(LinkTable.format(report.accuracy * 100, 2))% is below --min-accuracy \(LinkTable.format(p * 100, 2))%")
             throw ExitCode(Exit.belowAccuracy)
         }
-        exitKeepingHeap()
+        exitKeepingHeap(keeping: (loaded, result, summary))
     }
 }
 

@@ -64,5 +64,6 @@ struct OrientCommand: ParsableCommand {
         try writeOutput(isGeoJSON ? OrientationTable.geojson(rows, addresses: addresses) : OrientationTable.csv(rows), to: output)
         let oriented = rows.reduce(0) { $0 + ($1.isOriented ? 1 : 0) }
         Log.info("flyr orient: \(rows.count) addresses, \(oriented) oriented, \(rows.count - oriented) with no eligible road within \(LinkTable.format(options.radiusMeters, 0)) m")
+        exitKeepingHeap(keeping: (loaded, rows))
     }
 }

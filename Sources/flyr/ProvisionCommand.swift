@@ -110,7 +110,7 @@ struct ProvisionCommand: ParsableCommand {
             settings: settings)
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
         report(summary, seconds: seconds(since: start))
-        exitKeepingHeap()
+        exitKeepingHeap(keeping: (loaded, links, orientations, provisionInput, summary))
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {

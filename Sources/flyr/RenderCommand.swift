@@ -144,6 +144,6 @@ struct RenderCommand: ParsableCommand {
             let phases = [("load", readTime), ("project", t.project), ("draw", t.draw), ("encode", t.encode), ("write", writeTime)]
             Log.info("  time: " + phases.map { "\($0.0) \(LinkTable.format($0.1, 3)) s" }.joined(separator: ", "))
         }
-        exitKeepingHeap()
+        exitKeepingHeap(keeping: (map, result))
     }
 }

@@ -2,7 +2,7 @@
 /// point in order (best-first search: a node is opened only when nothing known is nearer).
 /// For addresses far from every footprint, where a box query around the point would hold
 /// almost all of them.
-struct NearestSearch {
+struct PackedRTree {
     /// Nodes level by level from the leaves up; a node spans `count` entries of the level below
     /// (items for the leaves) from `first`.
     private struct Node { var box: BBox; var first: Int32; var count: Int32 }
@@ -15,17 +15,17 @@ struct NearestSearch {
     /// Indexes item `i` by `boxes[i]`; empty boxes are left out.
     init(boxes: [BBox]) {
         let kept = boxes.indices.filter { !boxes[$0].isEmpty }
-        items = NearestSearch.strOrder(kept, boxes: boxes)
+        items = PackedRTree.strOrder(kept, boxes: boxes)
         itemBoxes = items.map { boxes[$0] }
         guard !items.isEmpty else { return }
-        var level = NearestSearch.group(itemBoxes)
+        var level = PackedRTree.group(itemBoxes)
         levels.append(level)
         while level.count > 1 {
-            let order = NearestSearch.strOrder(Array(level.indices), boxes: level.map(\.box))
+            let order = PackedRTree.strOrder(Array(level.indices), boxes: level.map(\.box))
             // Parents over the STR-ordered children: the level is stored in that order.
             let reordered = order.map { level[$0] }
             levels[levels.count - 1] = reordered
-            level = NearestSearch.group(reordered.map(\.box))
+            level = PackedRTree.group(reordered.map(\.box))
             levels.append(level)
         }
     }
@@ -65,7 +65,7 @@ struct NearestSearch {
         // Entries: (lower bound, level (-1: an item with its exact distance, -2: an item by its
         // box), index in that level).
         var heap = MinHeap()
-        for (i, n) in top.enumerated() { heap.push(.init(d: NearestSearch.distance(p, n.box), level: Int32(levels.count - 1), index: Int32(i))) }
+        for (i, n) in top.enumerated() { heap.push(.init(d: PackedRTree.distance(p, n.box), level: Int32(levels.count - 1), index: Int32(i))) }
         while let e = heap.pop() {
             switch e.level {
             case -1:
@@ -76,9 +76,9 @@ struct NearestSearch {
                 let n = levels[Int(e.level)][Int(e.index)]
                 for c in Int(n.first)..<Int(n.first + n.count) {
                     if e.level == 0 {
-                        heap.push(.init(d: NearestSearch.distance(p, itemBoxes[c]), level: -2, index: Int32(c)))
+                        heap.push(.init(d: PackedRTree.distance(p, itemBoxes[c]), level: -2, index: Int32(c)))
                     } else {
-                        heap.push(.init(d: NearestSearch.distance(p, levels[Int(e.level) - 1][c].box), level: e.level - 1, index: Int32(c)))
+                        heap.push(.init(d: PackedRTree.distance(p, levels[Int(e.level) - 1][c].box), level: e.level - 1, index: Int32(c)))
                     }
                 }
             }

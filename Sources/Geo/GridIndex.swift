@@ -1,0 +1,99 @@
+/// A static index of boxes on a uniform grid, for box queries: each box is listed in every
+/// cell it meets, and a query reads only the cells its own box meets. Built once from all
+/// the boxes, in plain Swift: the linker's tiles query it about ten times per address, and
+/// a GEOS STRtree would need a geometry for every box and every query. Results are exact (each
+/// listed box is tested against the query box), so the cell size changes only the speed.
+struct GridIndex {
+    private let boxes: [BBox]
+    private let originX: Double, originY: Double, cellSize: Double
+    private let columns: Int, rows: Int
+    /// The items of cell c are `entries[cellStarts[c]..<cellStarts[c + 1]]`, ascending.
+    private let cellStarts: [Int32]
+    private let entries: [Int32]
+
+    /// Indexes item `i` by `boxes[i]`; empty boxes are left out.
+    init(boxes: [BBox]) {
+        self.boxes = boxes
+        var extent = BBox.empty
+        for b in boxes where !b.isEmpty { extent.expand(b) }
+        let kept = boxes.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
+        let width = extent.isEmpty ? 0 : extent.maxX - extent.minX, height = extent.isEmpty ? 0 : extent.maxY - extent.minY
+        // About four boxes to a cell; coarser when there would be far more cells than boxes (a long,
+        // thin extent), or when the boxes would be listed in too many cells (long roads).
+        var size = max((4 * width * height / Double(max(kept, 1))).squareRoot(), 1e-9)
+        var columns = 1, rows = 1, listed = 0
+        while true {
+            columns = Int(width / size) + 1
+            rows = Int(height / size) + 1
+            if Double(columns) * Double(rows) > Double(kept + 64) { size *= 2; continue }
+            listed = 0
+            for b in boxes where !b.isEmpty {
+                listed += (Int((b.maxX - extent.minX) / size) - Int((b.minX - extent.minX) / size) + 1)
+                    * (Int((b.maxY - extent.minY) / size) - Int((b.minY - extent.minY) / size) + 1)
+            }
+            if listed <= 8 * kept + 1024 { break }
+            size *= 2
+        }
+        originX = extent.isEmpty ? 0 : extent.minX
+        originY = extent.isEmpty ? 0 : extent.minY
+        cellSize = size
+        self.columns = columns
+        self.rows = rows
+
+        var starts = [Int32](repeating: 0, count: columns * rows + 1)
+        func cells(_ b: BBox) -> (i0: Int, i1: Int, j0: Int, j1: Int) {
+            (Int((b.minX - extent.minX) / size), Int((b.maxX - extent.minX) / size),
+             Int((b.minY - extent.minY) / size), Int((b.maxY - extent.minY) / size))
+        }
+        for b in boxes where !b.isEmpty {
+            let c = cells(b)
+            for j in c.j0...c.j1 { for i in c.i0...c.i1 { starts[j * columns + i + 1] += 1 } }
+        }
+        for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
+        var fill = starts
+        var entries = [Int32](repeating: 0, count: listed)
+        for (k, b) in boxes.enumerated() where !b.isEmpty {
+            let c = cells(b)
+            for j in c.j0...c.j1 {
+                for i in c.i0...c.i1 {
+                    entries[Int(fill[j * columns + i])] = Int32(k)
+                    fill[j * columns + i] += 1
+                }
+            }
+        }
+        cellStarts = starts
+        self.entries = entries
+    }
+
+    /// The items whose box meets `box`, boundaries included (as `BBox.intersects`), ascending.
+    func query(_ box: BBox) -> [Int] {
+        var out: [Int] = []
+        guard !box.isEmpty, !entries.isEmpty else { return out }
+        let i0 = max(0, cell(box.minX - originX)), i1 = min(columns - 1, cell(box.maxX - originX))
+        let j0 = max(0, cell(box.minY - originY)), j1 = min(rows - 1, cell(box.maxY - originY))
+        guard i0 <= i1, j0 <= j1 else { return out }
+        for j in j0...j1 {
+            for i in i0...i1 {
+                let c = j * columns + i
+                for e in entries[Int(cellStarts[c])..<Int(cellStarts[c + 1])] where boxes[Int(e)].intersects(box) {
+                    out.append(Int(e))
+                }
+            }
+        }
+        if i0 != i1 || j0 != j1 {
+            // A box met in several cells is listed once per cell.
+            out.sort()
+            var kept = 0
+            for k in out.indices where k == 0 || out[k] != out[k - 1] { out[kept] = out[k]; kept += 1 }
+            out.removeLast(out.count - kept)
+        }
+        return out
+    }
+
+    /// The cell number along one axis for an offset from the origin; clamped to Int's range so
+    /// that a query far outside the grid stays finite.
+    private func cell(_ offset: Double) -> Int {
+        let v = (offset / cellSize).rounded(.down)
+        return v < -1 ? -1 : v > Double(Int32.max) ? Int(Int32.max) : Int(v)
+    }
+}
