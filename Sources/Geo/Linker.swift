@@ -128,21 +128,15 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        // Projection and tiling on one thread, the per-feature attributes on another.
-        let prepared = SlotResults<(ProjectedLayers, TileGrid)>(count: 1)
-        let attributes = SlotResults<FeatureAttributes>(count: 1)
-        DispatchQueue.concurrentPerform(iterations: 2) { part in
-            if part == 0 {
-                prepared.set(0, Result {
-                    let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments)
-                    return (layers, TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters))
-                })
-            } else {
-                attributes.set(0, .success(FeatureAttributes(buildings: buildings, addresses: addresses, segments: segments)))
-            }
-        }
-        let (layers, tiles) = try prepared.get(0)
-        let attrs = try attributes.get(0)
+        // Projection and the per-feature attributes on all cores, then tiling.
+        let ofBuildings = SlotResults<FeatureAttributes.OfBuildings>(count: 1)
+        let ofAddresses = SlotResults<FeatureAttributes.OfAddresses>(count: 1)
+        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: [
+            { ofBuildings.set(0, .success(FeatureAttributes.OfBuildings(buildings))) },
+            { ofAddresses.set(0, .success(FeatureAttributes.OfAddresses(addresses, segments))) },
+        ], workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        let attrs = FeatureAttributes(try ofBuildings.get(0), try ofAddresses.get(0))
+        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
         phase("project")
 
         let outcomes = SlotResults<TileLinks>(count: tiles.tiles.count)

@@ -53,7 +53,7 @@ public struct BuildingOrientation: Sendable, Equatable {
 
 /// Finds the facing road of footprints and points: the nearest eligible segment within the
 /// radius, preferring one whose normalised name equals the given street. Distances in metres
-/// in a transverse Mercator around `origin`; one GEOS context, an STRtree over the segments.
+/// in a transverse Mercator around `origin`; one GEOS context, a grid index over the segments.
 /// Confine it to one task.
 public final class Orienter {
     public let options: OrientationOptions
@@ -63,24 +63,34 @@ public final class Orienter {
     let segments: [Segment]
     private var lines: [[Coord]] = []
     private var lineGeoms: [Geometry] = []
-    private var keys: [String?] = []
-    private let index: SpatialIndex
+    /// Each segment's normalised street name as a number (-1: none), and the numbers by name.
+    private var keys: [Int32] = []
+    private var keyNumbers: [String: Int32] = [:]
+    /// Each segment's place in id order, for ties.
+    private let idRank: [Int32]
+    private let index: GridIndex
 
     public init(segments all: [Segment], origin: Coord, options: OrientationOptions = .init()) throws {
         self.options = options
         projection = try Projection.localMetric(around: origin)
         segments = all.filter { s in s.segmentClass.map(options.roadClasses.contains) ?? false }
-        index = try SpatialIndex(context)
         var flat = segments.flatMap(\.line)
         try projection.forward(&flat)
         var k = 0
-        for (i, s) in segments.enumerated() {
+        for s in segments {
             let l = Array(flat[k..<(k + s.line.count)]); k += s.line.count
             lines.append(l)
             lineGeoms.append(l.count == 1 ? try Geometry.point(context, l[0]) : try Geometry.lineString(context, l))
-            keys.append(StreetName.normalize(s.name))
-            try index.insert(i, BBox(covering: l))
+            if let key = StreetName.normalize(s.name) {
+                let n = keyNumbers[key] ?? Int32(keyNumbers.count)
+                keyNumbers[key] = n
+                keys.append(n)
+            } else {
+                keys.append(-1)
+            }
         }
+        idRank = IDOrder.ranks(segments.map { $0.id })
+        index = GridIndex(boxes: lines.map { BBox(covering: $0) })
     }
 
     /// The orientation of a footprint given in degrees; `street` (as written on the address)
@@ -154,9 +164,11 @@ public final class Orienter {
         var any: (Int, Double)? = nil, named: (Int, Double)? = nil
         func better(_ s: Int, _ d: Double, than cur: (Int, Double)?) -> Bool {
             guard let cur else { return true }
-            return d != cur.1 ? d < cur.1 : segments[s].id < segments[cur.0].id
+            return d != cur.1 ? d < cur.1 : idRank[s] < idRank[cur.0]
         }
-        for s in try index.query(box.expanded(by: r)) {
+        // The street as a segment name number; -2 when no segment has that name.
+        let want: Int32? = key.map { keyNumbers[$0] ?? -2 }
+        for s in index.query(box.expanded(by: r)) {
             let d: Double
             if let point {
                 d = try point.distance(to: lineGeoms[s])   // a point standing for a house
@@ -165,14 +177,14 @@ public final class Orienter {
                 // A segment is measured only as far as it could still win: a road of another
                 // name is out once one of the street's name is found, and each is bounded by
                 // the best it would have to beat (ties are kept: they go by id).
-                let onStreet = key != nil && keys[s] == key
+                let onStreet = want != nil && keys[s] == want
                 if !onStreet && named != nil { continue }
                 let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
                 guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { continue }
                 d = dd
             }
             if better(s, d, than: any) { any = (s, d) }
-            if let key, keys[s] == key, better(s, d, than: named) { named = (s, d) }
+            if let want, keys[s] == want, better(s, d, than: named) { named = (s, d) }
         }
         guard case let (s, d)? = named ?? any, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
         let q = closest.point

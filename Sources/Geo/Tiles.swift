@@ -81,20 +81,47 @@ struct ProjectedLayers: Sendable {
     /// The PROJ pipeline they were projected with.
     let definition: String
 
-    init(buildings: [Building], addresses: [Address], segments: [Segment]) throws {
-        let projection = try Projection.localMetric(around: Projection.localOrigin(buildings, addresses))
-
+    /// Projects every feature, on all cores: the footprints' coordinates in chunks (one PROJ
+    /// object each), the points and the lines; `alongside` jobs (largest first) share the
+    /// workers. The result does not depend on how the work was split.
+    init(buildings: [Building], addresses: [Address], segments: [Segment],
+         alongside: [@Sendable () -> Void] = [], workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        let definition = Projection.localMetricDefinition(around: Projection.localOrigin(buildings, addresses))
         var rings = FlatRings(buildings)
-        try projection.forward(&rings.coords)
-        boxes = (0..<rings.count).map { rings.box($0) }
         var points = addresses.map { $0.point }
-        try projection.forward(&points)
         var flat = segments.flatMap(\.line)
-        try projection.forward(&flat)
+        let chunk = 1 << 18
+        let ringChunks = (rings.coords.count + chunk - 1) / chunk
+        let failures = SlotResults<Void>(count: 1)
+        try rings.coords.withUnsafeMutableBufferPointer { ringCoords in
+            try points.withUnsafeMutableBufferPointer { pointCoords in
+                try flat.withUnsafeMutableBufferPointer { lineCoords in
+                    // Mutable buffers are not Sendable; each job projects its own range.
+                    nonisolated(unsafe) let parts = [pointCoords, lineCoords] + (0..<ringChunks).map { k in
+                        UnsafeMutableBufferPointer(rebasing: ringCoords[(k * chunk)..<min(ringCoords.count, (k + 1) * chunk)])
+                    }
+                    let jobs = alongside.count + parts.count
+                    let next = TileCounter()
+                    DispatchQueue.concurrentPerform(iterations: max(1, min(workers, jobs))) { _ in
+                        while let j = next.take(below: jobs) {
+                            if j < alongside.count { alongside[j](); continue }
+                            do {
+                                try Projection(pipeline: definition).forward(parts[j - alongside.count])
+                            } catch {
+                                failures.set(0, .failure(error))
+                            }
+                        }
+                    }
+                    if let error = failures.error(0) { throw error }
+                }
+            }
+        }
+        boxes = (0..<rings.count).map { rings.box($0) }
         var k = 0
         var lines: [[Coord]] = []
+        lines.reserveCapacity(segments.count)
         for s in segments { lines.append(Array(flat[k..<(k + s.line.count)])); k += s.line.count }
-        definition = projection.definition
+        self.definition = definition
         self.rings = rings
         self.points = points
         self.lines = lines
@@ -133,19 +160,41 @@ struct FeatureAttributes: Sendable {
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
     let segmentKeys: [String?], frontage: [Bool]
 
+    /// The buildings' part, worked out on its own (it can run beside the other part).
+    struct OfBuildings: Sendable {
+        let ids: [String], rank: [Int32], outbuilding: [Bool], multiUnitClass: [Bool]
+        init(_ buildings: [Building]) {
+            ids = buildings.map { $0.id }
+            rank = IDOrder.ranks(ids)
+            outbuilding = buildings.map { $0.isOutbuilding }
+            multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
+        }
+    }
+
+    /// The addresses' and segments' part.
+    struct OfAddresses: Sendable {
+        let ids: [String], rank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
+        let segmentKeys: [String?], frontage: [Bool]
+        init(_ addresses: [Address], _ segments: [Segment]) {
+            ids = addresses.map { $0.id }
+            rank = IDOrder.ranks(ids)
+            let keys = StreetName.keys(addresses.lazy.map { $0.street })
+            streetKeys = keys
+            houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
+            numbers = addresses.map { HouseNumbers.value($0.number) }
+            segmentKeys = StreetName.keys(segments.lazy.map { $0.name })
+            frontage = segments.map(LinkWorld.isFrontageRoad)
+        }
+    }
+
+    init(_ b: OfBuildings, _ a: OfAddresses) {
+        buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; multiUnitClass = b.multiUnitClass
+        addressIDs = a.ids; addressRank = a.rank; streetKeys = a.streetKeys; houseKeys = a.houseKeys; numbers = a.numbers
+        segmentKeys = a.segmentKeys; frontage = a.frontage
+    }
+
     init(buildings: [Building], addresses: [Address], segments: [Segment]) {
-        buildingIDs = buildings.map { $0.id }
-        buildingRank = IDOrder.ranks(buildingIDs)
-        outbuilding = buildings.map { $0.isOutbuilding }
-        multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
-        addressIDs = addresses.map { $0.id }
-        addressRank = IDOrder.ranks(addressIDs)
-        let keys = StreetName.keys(addresses.lazy.map { $0.street })
-        streetKeys = keys
-        houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
-        numbers = addresses.map { HouseNumbers.value($0.number) }
-        segmentKeys = StreetName.keys(segments.lazy.map { $0.name })
-        frontage = segments.map(LinkWorld.isFrontageRoad)
+        self.init(OfBuildings(buildings), OfAddresses(addresses, segments))
     }
 }
 
@@ -236,6 +285,12 @@ public final class SlotResults<T>: @unchecked Sendable {
     public func get(_ i: Int) throws -> T {
         lock.lock(); defer { lock.unlock() }
         return try results[i]!.get()
+    }
+    /// The error in slot `i`; nil when it holds a value or is empty.
+    public func error(_ i: Int) -> Error? {
+        lock.lock(); defer { lock.unlock() }
+        if case .failure(let e) = results[i] { return e }
+        return nil
     }
 }
 
