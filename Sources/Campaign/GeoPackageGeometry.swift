@@ -31,40 +31,55 @@ public enum GeoPackageGeometry: Equatable, Sendable {
     /// Appends the GeoPackage binary to `w`; `envelope`, when the caller knows it, saves a pass
     /// over the coordinates.
     func encode(into w: inout ByteWriter, srsID: Int32 = 4326, envelope known: BBox? = nil) {
-        w.byte(0x47); w.byte(0x50); w.byte(0x00)  // "GP", version 0
         let empty: Bool
         switch self {
         case .point: empty = false
         case .lineString(let l): empty = l.isEmpty
         case .multiPolygon(let p): empty = p.isEmpty
         }
-        // flags: bit0 little-endian, bits1-3 envelope code (1 = minx,maxx,miny,maxy), bit4 empty.
-        w.byte(empty ? 0b0001_0001 : 0b0000_0011)
-        w.int32(srsID)
-        if !empty {
-            let e = known ?? envelope
-            w.double(e.minX); w.double(e.maxX); w.double(e.minY); w.double(e.maxY)
-        }
+        Self.writeHeader(&w, srsID: srsID, envelope: empty ? nil : known ?? envelope)
         writeWKB(&w)
     }
 
-    func writeWKB(_ w: inout ByteWriter) {
+    /// A building's footprint as a MultiPolygon, the same bytes as `.multiPolygon(f.polygons)`
+    /// without making the nested arrays.
+    static func encode(_ f: Footprint, into w: inout ByteWriter, srsID: Int32 = 4326, envelope known: BBox? = nil) {
+        writeHeader(&w, srsID: srsID, envelope: f.partCount == 0 ? nil : known ?? f.shellBox)
+        writeMultiPolygonWKB(&w, f)
+    }
+
+    /// "GP", version 0, flags, SRS id and the envelope (nil: an empty geometry).
+    private static func writeHeader(_ w: inout ByteWriter, srsID: Int32, envelope e: BBox?) {
+        w.byte(0x47); w.byte(0x50); w.byte(0x00)  // "GP", version 0
+        // flags: bit0 little-endian, bits1-3 envelope code (1 = minx,maxx,miny,maxy), bit4 empty.
+        w.byte(e == nil ? 0b0001_0001 : 0b0000_0011)
+        w.int32(srsID)
+        if let e { w.double(e.minX); w.double(e.maxX); w.double(e.minY); w.double(e.maxY) }
+    }
+
+    private static func writeMultiPolygonWKB(_ w: inout ByteWriter, _ f: Footprint) {
         w.byte(1)
+        w.uint32(wkbMultiPolygon); w.uint32(UInt32(f.partCount))
+        for p in 0..<f.partCount {
+            let rings = f.partRings(p)
+            w.byte(1); w.uint32(wkbPolygon); w.uint32(UInt32(rings.count))
+            for k in rings {
+                let r = f.ringRange(k)
+                w.uint32(UInt32(r.count))
+                for c in f.coords[r] { w.double(c.x); w.double(c.y) }
+            }
+        }
+    }
+
+    func writeWKB(_ w: inout ByteWriter) {
         switch self {
         case .point(let c):
-            w.uint32(Self.wkbPoint); w.double(c.x); w.double(c.y)
+            w.byte(1); w.uint32(Self.wkbPoint); w.double(c.x); w.double(c.y)
         case .lineString(let l):
-            w.uint32(Self.wkbLineString); w.uint32(UInt32(l.count))
+            w.byte(1); w.uint32(Self.wkbLineString); w.uint32(UInt32(l.count))
             for c in l { w.double(c.x); w.double(c.y) }
         case .multiPolygon(let ps):
-            w.uint32(Self.wkbMultiPolygon); w.uint32(UInt32(ps.count))
-            for p in ps {
-                w.byte(1); w.uint32(Self.wkbPolygon); w.uint32(UInt32(p.rings.count))
-                for r in p.rings {
-                    w.uint32(UInt32(r.count))
-                    for c in r { w.double(c.x); w.double(c.y) }
-                }
-            }
+            Self.writeMultiPolygonWKB(&w, Footprint(ps))
         }
     }
 

@@ -245,7 +245,7 @@ public enum Provisioner {
             let b = input.buildings[i]
             let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
-            GeoPackageGeometry.multiPolygon(b.polygons).encode(into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
+            GeoPackageGeometry.encode(b.footprint, into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
             insertBuilding.blob(geometry.buffer)
             insertBuilding.text(b.id)
             insertBuilding.double(b.height ?? b.numFloors.map { Double($0) * 3 })

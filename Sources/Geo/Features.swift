@@ -11,11 +11,77 @@ public struct PolygonCoords: Hashable, Sendable {
     public init(rings: [[Coord]]) { self.rings = rings }
 }
 
+/// A building's footprint: the rings of all its parts one after another in one coordinate
+/// array. A single ring, the common house, keeps no offsets, so it costs one allocation
+/// instead of three nested arrays.
+public struct Footprint: Sendable, Equatable {
+    /// Every ring of every part, in order.
+    public private(set) var coords: [Coord]
+    /// Where each ring ends in `coords`; empty for one part of one non-empty ring.
+    private var ringEnds: [Int32]
+    /// Where each part ends, counted in rings; empty when `ringEnds` is.
+    private var partEnds: [Int32]
+
+    public init(_ polygons: [PolygonCoords]) {
+        var coords: [Coord] = [], ringEnds: [Int32] = [], partEnds: [Int32] = []
+        coords.reserveCapacity(polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        for p in polygons {
+            for r in p.rings { coords.append(contentsOf: r); ringEnds.append(Int32(coords.count)) }
+            partEnds.append(Int32(ringEnds.count))
+        }
+        self.init(coords: coords, ringEnds: ringEnds, partEnds: partEnds)
+    }
+
+    /// `ringEnds` and `partEnds` as defined above, but always given in full.
+    init(coords: [Coord], ringEnds: [Int32], partEnds: [Int32]) {
+        self.coords = coords
+        let single = partEnds.count == 1 && ringEnds.count == 1 && !coords.isEmpty
+        self.ringEnds = single ? [] : ringEnds
+        self.partEnds = single ? [] : partEnds
+    }
+
+    /// How many rings, all parts together.
+    public var ringCount: Int { ringEnds.isEmpty && !coords.isEmpty ? 1 : ringEnds.count }
+    /// How many parts (polygons).
+    public var partCount: Int { ringEnds.isEmpty && !coords.isEmpty ? 1 : partEnds.count }
+    /// Where ring `k` lies in `coords`.
+    public func ringRange(_ k: Int) -> Range<Int> {
+        ringEnds.isEmpty ? coords.indices : (k == 0 ? 0 : Int(ringEnds[k - 1]))..<Int(ringEnds[k])
+    }
+    /// The rings of part `p`, by ring number.
+    public func partRings(_ p: Int) -> Range<Int> {
+        partEnds.isEmpty ? 0..<ringCount : (p == 0 ? 0 : Int(partEnds[p - 1]))..<Int(partEnds[p])
+    }
+
+    /// How many rings each part has.
+    public var partSizes: [Int] { (0..<partCount).map { partRings($0).count } }
+
+    /// The parts as nested arrays.
+    public var polygons: [PolygonCoords] {
+        (0..<partCount).map { p in PolygonCoords(rings: partRings(p).map { Array(coords[ringRange($0)]) }) }
+    }
+
+    /// The envelope of the parts' shells.
+    public var shellBox: BBox {
+        var b = BBox.empty
+        for p in 0..<partCount {
+            let rings = partRings(p)
+            if let shell = rings.first { for c in coords[ringRange(shell)] { b.expand(c) } }
+        }
+        return b
+    }
+}
+
 /// An Overture `building` feature.
 public struct Building: Sendable, Equatable {
     public var id: String
-    /// Parts of the footprint (one for a Polygon, several for a MultiPolygon).
-    public var polygons: [PolygonCoords]
+    public var footprint: Footprint
+    /// Parts of the footprint (one for a Polygon, several for a MultiPolygon), as nested
+    /// arrays made on each read; hot paths read `footprint`.
+    public var polygons: [PolygonCoords] {
+        get { footprint.polygons }
+        set { footprint = Footprint(newValue) }
+    }
     /// Height in metres, when known.
     public var height: Double?
     public var numFloors: Int?
@@ -29,10 +95,17 @@ public struct Building: Sendable, Equatable {
     public init(id: String, polygons: [PolygonCoords], height: Double? = nil, numFloors: Int? = nil,
                 subtype: String? = nil, buildingClass: String? = nil,
                 namesJSON: String? = nil, sourcesJSON: String? = nil) {
-        self.id = id; self.polygons = polygons; self.height = height; self.numFloors = numFloors
+        self.init(id: id, footprint: Footprint(polygons), height: height, numFloors: numFloors, subtype: subtype,
+                  buildingClass: buildingClass, namesJSON: namesJSON, sourcesJSON: sourcesJSON)
+    }
+
+    public init(id: String, footprint: Footprint, height: Double? = nil, numFloors: Int? = nil,
+                subtype: String? = nil, buildingClass: String? = nil,
+                namesJSON: String? = nil, sourcesJSON: String? = nil) {
+        self.id = id; self.footprint = footprint; self.height = height; self.numFloors = numFloors
         self.subtype = subtype; self.buildingClass = buildingClass
         self.namesJSON = namesJSON; self.sourcesJSON = sourcesJSON
-        self.bbox = BBox(covering: polygons.lazy.flatMap { $0.rings.first ?? [] })
+        self.bbox = footprint.shellBox
     }
 
     /// Outbuildings (subtype `outbuilding`, or a class such as garage, shed, carport) are

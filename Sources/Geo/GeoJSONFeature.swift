@@ -33,7 +33,7 @@ public protocol OvertureFeature: Sendable, Equatable {
 
 extension Building: OvertureFeature {
     public static var layer: Layer { .buildings }
-    public func hasSameGeometry(as other: Building) -> Bool { polygons == other.polygons }
+    public func hasSameGeometry(as other: Building) -> Bool { footprint == other.footprint }
 }
 
 extension Address: OvertureFeature {
@@ -56,7 +56,7 @@ enum GeometryType: String {
 enum ParsedGeometry {
     case point(Coord)
     case lineString([Coord])
-    case polygons([PolygonCoords])
+    case footprint(Footprint)
 }
 
 /// How a property's JSON value is read.
@@ -124,8 +124,8 @@ struct ParsedFeature {
     func make<F: OvertureFeature>(_: F.Type) -> F {
         let p = properties
         switch (F.layer, geometry) {
-        case (.buildings, .polygons(let polygons)):
-            return Building(id: id, polygons: polygons, height: p[0]?.number, numFloors: p[1]?.integer,
+        case (.buildings, .footprint(let footprint)):
+            return Building(id: id, footprint: footprint, height: p[0]?.number, numFloors: p[1]?.integer,
                             subtype: p[2]?.string, buildingClass: p[3]?.string,
                             namesJSON: p[4]?.raw, sourcesJSON: p[5]?.raw) as! F
         case (.addresses, .point(let point)):
@@ -331,15 +331,17 @@ extension JSONScanner {
             }
             return .lineString(line)
         case .polygon:
-            return .polygons([try polygon()])
+            scratch.reset()
+            try polygon()
+            return .footprint(gatheredFootprint())
         case .multiPolygon:
             try expectArray("MultiPolygon coordinates")
-            var polygons: [PolygonCoords] = []
+            scratch.reset()
             if try beginArray() {
-                repeat { polygons.append(try polygon()) } while try more(Byte.closeBracket)
+                repeat { try polygon() } while try more(Byte.closeBracket)
             }
-            guard !polygons.isEmpty else { throw ScanError(.badCoordinates, "MultiPolygon has no polygons") }
-            return .polygons(polygons)
+            guard !scratch.partEnds.isEmpty else { throw ScanError(.badCoordinates, "MultiPolygon has no polygons") }
+            return .footprint(gatheredFootprint())
         default:
             preconditionFailure("only layer geometry types reach coordinates()")
         }
@@ -352,39 +354,59 @@ extension JSONScanner {
         }
     }
 
-    private mutating func polygon() throws(ScanError) -> PolygonCoords {
+    /// Reads one polygon's rings onto the scratch positions, and where each ends.
+    private mutating func polygon() throws(ScanError) {
         try expectArray("polygon")
-        var rings: [[Coord]] = []
+        var rings = 0
         if try beginArray() {
             repeat {
-                let ring = try positions()
-                guard ring.count >= 4 else {
-                    throw ScanError(.badRing, "ring \(rings.count) has \(ring.count) position(s); at least 4 are needed")
+                let start = scratch.positions.count
+                try gatherPositions()
+                let n = scratch.positions.count - start
+                guard n >= 4 else {
+                    throw ScanError(.badRing, "ring \(rings) has \(n) position(s); at least 4 are needed")
                 }
-                guard ring.first == ring.last else {
-                    throw ScanError(.badRing, "ring \(rings.count) is not closed: first \(describe(ring.first!)), last \(describe(ring.last!))")
+                let first = scratch.positions[start], last = scratch.positions[scratch.positions.count - 1]
+                guard first == last else {
+                    throw ScanError(.badRing, "ring \(rings) is not closed: first \(describe(first)), last \(describe(last))")
                 }
-                rings.append(ring)
+                scratch.ringEnds.append(Int32(scratch.positions.count))
+                rings += 1
             } while try more(Byte.closeBracket)
         }
-        guard !rings.isEmpty else { throw ScanError(.badRing, "polygon has no rings") }
-        return PolygonCoords(rings: rings)
+        guard rings > 0 else { throw ScanError(.badRing, "polygon has no rings") }
+        scratch.partEnds.append(Int32(scratch.ringEnds.count))
+    }
+
+    /// The footprint gathered in the scratch buffers, copied out at its exact size.
+    private func gatheredFootprint() -> Footprint {
+        Footprint(coords: exactCopy(scratch.positions), ringEnds: scratch.ringEnds, partEnds: scratch.partEnds)
+    }
+
+    private func exactCopy<T>(_ a: [T]) -> [T] {
+        a.withUnsafeBufferPointer { gathered in
+            [T](unsafeUninitializedCapacity: gathered.count) { out, n in
+                _ = out.initialize(fromContentsOf: gathered)
+                n = gathered.count
+            }
+        }
     }
 
     private func describe(_ c: Coord) -> String { "[\(c.x), \(c.y)]" }
 
+    /// A position list, copied out at its exact size: no regrowing while reading, no spare
+    /// capacity kept.
     private mutating func positions() throws(ScanError) -> [Coord] {
+        scratch.reset()
+        try gatherPositions()
+        return exactCopy(scratch.positions)
+    }
+
+    /// Appends a position list to the scratch positions.
+    private mutating func gatherPositions() throws(ScanError) {
         try expectArray("position list")
-        positionScratch.removeAll(keepingCapacity: true)
         if try beginArray() {
-            repeat { positionScratch.append(try position()) } while try more(Byte.closeBracket)
-        }
-        // Copied out at its exact size: no regrowing while reading, no spare capacity kept.
-        return positionScratch.withUnsafeBufferPointer { gathered in
-            [Coord](unsafeUninitializedCapacity: gathered.count) { out, n in
-                _ = out.initialize(fromContentsOf: gathered)
-                n = gathered.count
-            }
+            repeat { scratch.positions.append(try position()) } while try more(Byte.closeBracket)
         }
     }
 

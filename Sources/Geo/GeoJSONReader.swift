@@ -17,8 +17,8 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
     private(set) var featureIndex = 0
     /// True while the bytes being read belong to a feature (or may, at the top level).
     private var insideFeature = false
-    /// Lent to each feature's scanner (see `JSONScanner.positionScratch`).
-    private var positionScratch: [Coord] = []
+    /// Lent to each feature's scanner (see `JSONScanner.scratch`).
+    private var scratch = GeometryScratch()
     /// Lent to each feature's scanner (see `JSONScanner.interner`).
     private var interner = StringInterner()
 
@@ -343,9 +343,9 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
     private func parsedInPlace(atTopLevel: Bool) -> Feature? {
         let start = input.pos
         var scanner = JSONScanner(UnsafeRawBufferPointer(start: input.buffer + start, count: input.available))
-        swap(&scanner.positionScratch, &positionScratch)
+        swap(&scanner.scratch, &scratch)
         swap(&scanner.interner, &interner)
-        defer { swap(&scanner.positionScratch, &positionScratch); swap(&scanner.interner, &interner) }
+        defer { swap(&scanner.scratch, &scratch); swap(&scanner.interner, &interner) }
         var id: String?
         guard let parsed = try? scanner.feature(Feature.layer, knownID: &id),
               !(atTopLevel && parsed.mayBeCollection) else { return nil }
@@ -364,9 +364,9 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         let bytes = input.bytes(from: input.mark!)
         defer { input.mark = nil; insideFeature = false }
         var scanner = JSONScanner(bytes)
-        swap(&scanner.positionScratch, &positionScratch)
+        swap(&scanner.scratch, &scratch)
         swap(&scanner.interner, &interner)
-        defer { swap(&scanner.positionScratch, &positionScratch); swap(&scanner.interner, &interner) }
+        defer { swap(&scanner.scratch, &scratch); swap(&scanner.interner, &interner) }
         var id: String?
         do {
             let parsed = try scanner.feature(Feature.layer, knownID: &id)

@@ -59,13 +59,26 @@ struct RawString {
 /// Strings are checked for UTF-8 validity and control characters, numbers against the JSON
 /// grammar. Numbers with at most 19 significant digits and a small exponent are converted
 /// directly (exactly, as `Double(String)` would); others go through `Double(String)`.
+/// Buffers a scanner gathers a geometry in: positions, and for polygons where each ring and
+/// each part ends.
+struct GeometryScratch {
+    var positions: [Coord] = []
+    var ringEnds: [Int32] = []
+    var partEnds: [Int32] = []
+    mutating func reset() {
+        positions.removeAll(keepingCapacity: true)
+        ringEnds.removeAll(keepingCapacity: true)
+        partEnds.removeAll(keepingCapacity: true)
+    }
+}
+
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var i: Int
-    /// Where a position list is gathered before it is copied out at its exact size; a reader
-    /// lends the same buffer to the scanner of each feature.
-    var positionScratch: [Coord] = []
+    /// Where a geometry's positions are gathered before they are copied out at their exact
+    /// size; a reader lends the same buffers to the scanner of each feature.
+    var scratch = GeometryScratch()
     /// Makes the strings of properties whose values recur; lent like `positionScratch`.
     var interner = StringInterner()
     private var depth = 0

@@ -45,7 +45,7 @@ final class LinkWorld {
     /// Building `b`'s footprint as a GEOS geometry.
     func geometry(_ b: Int) throws(GEOSError) -> Geometry {
         if let g = geometries[b] { return g }
-        let sizes = repairedParts[b] ?? buildings[bIdx[b]].polygons.map { $0.rings.count }
+        let sizes = repairedParts[b] ?? buildings[bIdx[b]].footprint.partSizes
         let g = try Geometry.polygon(context, LinkWorld.parts(of: sizes, rings: rings(b).map(Array.init)))
         geometries[b] = g
         return g
@@ -88,8 +88,8 @@ final class LinkWorld {
         areas.reserveCapacity(bIdx.count)
         boxes.reserveCapacity(bIdx.count)
         for (i, global) in bIdx.enumerated() {
-            let parts = buildings[global].polygons
-            if parts.count == 1, flat.ringCount(global) == 1, let area = flat.withRings(global, { rings in
+            let footprint = buildings[global].footprint
+            if footprint.partCount == 1, flat.ringCount(global) == 1, let area = flat.withRings(global, { rings in
                 Planar.isSimpleRing(rings[0]) ? abs(Planar.ringArea(rings[0])) : nil
             }) {
                 flat.withRings(global) { local.append($0) }
@@ -97,7 +97,7 @@ final class LinkWorld {
                 boxes.append(layers.boxes[global])
                 continue
             }
-            var g = try Geometry.polygon(context, LinkWorld.parts(of: parts.map { $0.rings.count }, rings: flat[global]))
+            var g = try Geometry.polygon(context, LinkWorld.parts(of: footprint.partSizes, rings: flat[global]))
             if !g.isValid {
                 g = try g.makeValid().polygonalPart()
                 let repaired = g.polygons()

@@ -126,8 +126,7 @@ public final class Orienter {
     func projectedFootprint(_ parts: [PolygonCoords], metres: [[Coord]]? = nil) throws -> Footprint? {
         let projected: [PolygonCoords]
         if let metres {
-            var r = 0
-            projected = parts.map { p in defer { r += p.rings.count }; return PolygonCoords(rings: Array(metres[r..<(r + p.rings.count)])) }
+            projected = LinkWorld.parts(of: parts.map { $0.rings.count }, rings: metres)
         } else {
             var flat = parts.flatMap { $0.rings.flatMap { $0 } }
             try projection.forward(&flat)
@@ -136,6 +135,17 @@ public final class Orienter {
                 PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
             }
         }
+        return try footprint(projected: projected)
+    }
+
+    /// The same for a building's footprint.
+    func projectedFootprint(_ f: Geo.Footprint, metres: [[Coord]]?) throws -> Footprint? {
+        guard let metres else { return try projectedFootprint(f.polygons) }
+        return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres))
+    }
+
+    /// A footprint already in metres, repaired when invalid, with its centre.
+    private func footprint(projected: [PolygonCoords]) throws -> Footprint? {
         guard projected.contains(where: { $0.rings.contains { !$0.isEmpty } }) else { return nil }
         var g = try Geometry.polygon(context, projected)
         // One simple ring, the common house: its centre is tested with planar code; anything
@@ -290,7 +300,7 @@ extension Orienter {
                             let fp: Orienter.Footprint?
                             if let cached = footprints[b] { fp = cached } else {
                                 fp = try orienter.projectedFootprint(
-                                    buildings[b].polygons, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
+                                    buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
                                 if uses[b] > 1 { footprints[b] = .some(fp) }
                             }
                             if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }

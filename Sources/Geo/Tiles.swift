@@ -12,9 +12,18 @@ struct FlatRings: Sendable {
 
     /// Every ring of every part of each building, in order, the coordinates as given.
     init(_ buildings: [Building]) {
-        coords.reserveCapacity(buildings.reduce(0) { $0 + $1.polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } })
+        coords.reserveCapacity(buildings.reduce(0) { $0 + $1.footprint.coords.count })
+        ringStarts.reserveCapacity(buildings.count + 1)
         firstRing.reserveCapacity(buildings.count + 1)
-        for b in buildings { append(b.polygons.lazy.flatMap(\.rings)) }
+        for b in buildings { append(b.footprint) }
+    }
+
+    /// Adds one building's rings.
+    mutating func append(_ f: Footprint) {
+        let base = coords.count
+        coords.append(contentsOf: f.coords)
+        for k in 0..<f.ringCount { ringStarts.append(base + f.ringRange(k).upperBound) }
+        firstRing.append(ringStarts.count - 1)
     }
 
     /// Adds one building's rings.

@@ -15,6 +15,21 @@ import Geo
         for g in cases { #expect(try GeoPackageGeometry.decode(g.encode()) == g) }
     }
 
+    static let ring = [Coord(0, 0), Coord(4, 0), Coord(4, 3), Coord(0, 3), Coord(0, 0)]
+    static let footprints: [[PolygonCoords]] = [
+        [], [PolygonCoords(rings: [ring])],
+        [PolygonCoords(rings: [ring, [Coord(1, 1), Coord(2, 1), Coord(2, 2), Coord(1, 1)]]), PolygonCoords(rings: [ring])],
+        [PolygonCoords(rings: [])], [PolygonCoords(rings: [[]])],
+    ]
+
+    /// A building's footprint is written without its nested arrays: the same bytes.
+    @Test(arguments: footprints)
+    func footprintEncodesAsItsPolygons(_ polygons: [PolygonCoords]) {
+        var w = ByteWriter()
+        GeoPackageGeometry.encode(Footprint(polygons), into: &w)
+        #expect(Data(w.buffer) == GeoPackageGeometry.multiPolygon(polygons).encode())
+    }
+
     @Test func headerHoldsMagicSRSAndEnvelope() throws {
         let g = GeoPackageGeometry.lineString([Coord(1, 5), Coord(3, 2)])
         let d = g.encode()

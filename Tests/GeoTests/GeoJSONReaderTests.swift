@@ -5,7 +5,7 @@ import Testing
 // MARK: Fixtures
 
 /// A fresh temporary file holding `bytes`; its path.
-private func tempFile(_ bytes: [UInt8], name: String = "input.geojson") -> String {
+func tempFile(_ bytes: [UInt8], name: String = "input.geojson") -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flyr-reader-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
@@ -13,11 +13,11 @@ private func tempFile(_ bytes: [UInt8], name: String = "input.geojson") -> Strin
     return url.path
 }
 
-private func tempFile(_ text: String, name: String = "input.geojson") -> String {
+func tempFile(_ text: String, name: String = "input.geojson") -> String {
     tempFile(Array(text.utf8), name: name)
 }
 
-private func readAll<F: OvertureFeature>(_: F.Type, _ path: String, chunkSize: Int = 4096) throws(InputError) -> [F] {
+func readAll<F: OvertureFeature>(_: F.Type, _ path: String, chunkSize: Int = 4096) throws(InputError) -> [F] {
     let reader = try GeoJSONReader<F>(path: path, chunkSize: chunkSize)
     var out: [F] = []
     while let f = try reader.next() { out.append(f) }
