@@ -7,16 +7,25 @@ public enum LinkTable {
 
     /// CSV with `csvHeader`; unmatched addresses have an empty building_id and method NONE.
     public static func csv(_ result: LinkResult) -> String {
-        var out = ByteText(capacity: result.links.count * 110)
-        out.append(csvHeader); out.append(10)
-        for l in result.links {
-            out.append(csvField(l.addressID)); out.append(44)
-            out.append(csvField(l.buildingID ?? "")); out.append(44)
-            out.append(l.method.rawValue); out.append(44)
-            out.appendFixed(l.confidence, 3); out.append(44)
-            out.appendFixed(l.distance, 2); out.append(44)
-            out.append(l.streetMatch ? "true" : "false"); out.append(10)
+        // The rows in two halves, formatted side by side, then joined.
+        let links = result.links, half = links.count / 2
+        let parts = SlotResults<ByteText>(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let rows = k == 0 ? 0..<half : half..<links.count
+            var out = ByteText(capacity: rows.count * 110 + (k == 0 ? 80 : 0))
+            if k == 0 { out.append(csvHeader); out.append(10) }
+            for l in links[rows] {
+                out.append(csvField(l.addressID)); out.append(44)
+                out.append(csvField(l.buildingID ?? "")); out.append(44)
+                out.append(l.method.rawValue); out.append(44)
+                out.appendFixed(l.confidence, 3); out.append(44)
+                out.appendFixed(l.distance, 2); out.append(44)
+                out.append(l.streetMatch ? "true" : "false"); out.append(10)
+            }
+            parts.set(k, .success(out))
         }
+        var out = try! parts.get(0)
+        out.append(try! parts.get(1))
         return out.string
     }
 
@@ -112,15 +121,21 @@ public struct ByteText {
         guard scaled < 9e15 else { append(LinkTable.format(v, decimals)); return }
         var n = UInt64(scaled)
         if v < 0 && n != 0 { bytes.append(45) }
-        var digits: [UInt8] = []
-        repeat { digits.append(UInt8(48 + n % 10)); n /= 10 } while n > 0
-        while digits.count <= decimals { digits.append(48) }
-        for i in stride(from: digits.count - 1, through: decimals, by: -1) { bytes.append(digits[i]) }
-        if decimals > 0 {
-            bytes.append(46)
-            for i in stride(from: decimals - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+        // Digits least significant first, at least one before the point.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + decimals) { digits in
+            var count = 0
+            repeat { digits[count] = UInt8(48 + n % 10); n /= 10; count += 1 } while n > 0
+            while count <= decimals { digits[count] = 48; count += 1 }
+            for i in stride(from: count - 1, through: decimals, by: -1) { bytes.append(digits[i]) }
+            if decimals > 0 {
+                bytes.append(46)
+                for i in stride(from: decimals - 1, through: 0, by: -1) { bytes.append(digits[i]) }
+            }
         }
     }
+
+    /// Appends another text's bytes.
+    public mutating func append(_ other: ByteText) { bytes.append(contentsOf: other.bytes) }
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 }
