@@ -7,13 +7,8 @@ public enum LinkTable {
 
     /// CSV with `csvHeader`; unmatched addresses have an empty building_id and method NONE.
     public static func csv(_ result: LinkResult) -> String {
-        // The rows in two halves, formatted side by side, then joined.
-        let links = result.links, half = links.count / 2
-        let parts = SlotResults<ByteText>(count: 2)
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let rows = k == 0 ? 0..<half : half..<links.count
-            var out = ByteText(capacity: rows.count * 110 + (k == 0 ? 80 : 0))
-            if k == 0 { out.append(csvHeader); out.append(10) }
+        let links = result.links
+        return ByteText.rows(links.count, header: csvHeader) { rows, out in
             for l in links[rows] {
                 out.append(csvField(l.addressID)); out.append(44)
                 out.append(csvField(l.buildingID ?? "")); out.append(44)
@@ -22,11 +17,7 @@ public enum LinkTable {
                 out.appendFixed(l.distance, 2); out.append(44)
                 out.append(l.streetMatch ? "true" : "false"); out.append(10)
             }
-            parts.set(k, .success(out))
         }
-        var out = try! parts.get(0)
-        out.append(try! parts.get(1))
-        return out.string
     }
 
     /// JSON: {"links":[…],"unmatched":[{address_id, nearest:[{building_id, distance_m}]}],"buildings":[…]}.
@@ -134,8 +125,25 @@ public struct ByteText {
         }
     }
 
-    /// Appends another text's bytes.
-    public mutating func append(_ other: ByteText) { bytes.append(contentsOf: other.bytes) }
+    /// A header line, then `count` rows written by `body` in two halves side by side (each
+    /// half given its range of rows) and joined in order.
+    static func rows(_ count: Int, header: String, _ body: @Sendable (Range<Int>, inout ByteText) -> Void) -> String {
+        let half = count / 2
+        let parts = SlotResults<ByteText>(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let rows = k == 0 ? 0..<half : half..<count
+            var out = ByteText(capacity: rows.count * 110 + (k == 0 ? header.utf8.count + 1 : 0))
+            if k == 0 { out.append(header); out.append(10) }
+            body(rows, &out)
+            parts.set(k, .success(out))
+        }
+        let texts = (0..<2).compactMap { try? parts.get($0).bytes }
+        return String(unsafeUninitializedCapacity: texts.reduce(0) { $0 + $1.count }) { buffer in
+            var n = 0
+            for t in texts { n = buffer[n...].initialize(fromContentsOf: t) }
+            return n
+        }
+    }
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 }

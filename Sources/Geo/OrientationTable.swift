@@ -4,18 +4,19 @@ public enum OrientationTable {
     public static let csvHeader = "address_id,building_id,segment_id,road_bearing,house_bearing,is_oriented"
 
     public static func csv(_ rows: [AddressOrientation]) -> String {
-        var out = csvHeader + "\n"
-        out.reserveCapacity(rows.count * 120)
-        for r in rows {
-            let o = r.orientation
-            out += LinkTable.csvField(r.addressID) + ","
-            out += LinkTable.csvField(r.buildingID ?? "") + ","
-            out += LinkTable.csvField(o?.segmentID ?? "") + ","
-            out += (o?.roadBearing.map { bearing($0, period: 180) } ?? "") + ","
-            out += (o?.houseBearing.map { bearing($0, period: 360) } ?? "") + ","
-            out += r.isOriented ? "true\n" : "false\n"
+        ByteText.rows(rows.count, header: csvHeader) { range, out in
+            for r in rows[range] {
+                let o = r.orientation
+                out.append(LinkTable.csvField(r.addressID)); out.append(44)
+                out.append(LinkTable.csvField(r.buildingID ?? "")); out.append(44)
+                out.append(LinkTable.csvField(o?.segmentID ?? "")); out.append(44)
+                if let v = o?.roadBearing { out.appendFixed(wrapped(v, period: 180), 2) }
+                out.append(44)
+                if let v = o?.houseBearing { out.appendFixed(wrapped(v, period: 360), 2) }
+                out.append(44)
+                out.append(r.isOriented ? "true" : "false"); out.append(10)
+            }
         }
-        return out
     }
 
     /// A FeatureCollection of address points carrying the CSV's columns as properties.
@@ -39,7 +40,12 @@ public enum OrientationTable {
 
     /// Two decimals, wrapped so that rounding never reaches `period` (359.999 → "0.00").
     static func bearing(_ v: Double, period: Double) -> String {
+        LinkTable.format(wrapped(v, period: period), 2)
+    }
+
+    /// Rounded to two decimals, then wrapped below `period`.
+    static func wrapped(_ v: Double, period: Double) -> Double {
         let r = (v * 100).rounded() / 100
-        return LinkTable.format(r >= period ? r - period : r, 2)
+        return r >= period ? r - period : r
     }
 }
