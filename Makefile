@@ -28,7 +28,9 @@ demo: release
 test:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	@# The tests' scratch files go to a directory of this run, removed at the end (pass or fail).
+	tmp=$$(mktemp -d /tmp/flyr-test.XXXXXX) && trap 'rm -rf "$$tmp"' EXIT && \
+	  TMPDIR="$$tmp" scripts/with-postgres.sh $(SWIFT) test --skip-build
 
 bench: release
 	@scripts/install-deps.sh bench
