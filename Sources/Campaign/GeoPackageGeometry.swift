@@ -45,7 +45,7 @@ public enum GeoPackageGeometry: Equatable, Sendable {
     /// without making the nested arrays.
     static func encode(_ f: Footprint, into w: inout ByteWriter, srsID: Int32 = 4326, envelope known: BBox? = nil) {
         writeHeader(&w, srsID: srsID, envelope: f.partCount == 0 ? nil : known ?? f.shellBox)
-        writeMultiPolygonWKB(&w, f)
+        writeMultiPolygonWKB(&w, parts: f.partCount) { f.partRings($0).lazy.map { f.coords[f.ringRange($0)] } }
     }
 
     /// "GP", version 0, flags, SRS id and the envelope (nil: an empty geometry).
@@ -57,16 +57,17 @@ public enum GeoPackageGeometry: Equatable, Sendable {
         if let e { w.double(e.minX); w.double(e.maxX); w.double(e.minY); w.double(e.maxY) }
     }
 
-    private static func writeMultiPolygonWKB(_ w: inout ByteWriter, _ f: Footprint) {
+    /// A MultiPolygon's WKB from its parts' rings, whatever holds them.
+    private static func writeMultiPolygonWKB<Rings: Collection>(_ w: inout ByteWriter, parts: Int, rings: (Int) -> Rings)
+        where Rings.Element: Collection<Coord> {
         w.byte(1)
-        w.uint32(wkbMultiPolygon); w.uint32(UInt32(f.partCount))
-        for p in 0..<f.partCount {
-            let rings = f.partRings(p)
-            w.byte(1); w.uint32(wkbPolygon); w.uint32(UInt32(rings.count))
-            for k in rings {
-                let r = f.ringRange(k)
-                w.uint32(UInt32(r.count))
-                for c in f.coords[r] { w.double(c.x); w.double(c.y) }
+        w.uint32(wkbMultiPolygon); w.uint32(UInt32(parts))
+        for p in 0..<parts {
+            let r = rings(p)
+            w.byte(1); w.uint32(wkbPolygon); w.uint32(UInt32(r.count))
+            for ring in r {
+                w.uint32(UInt32(ring.count))
+                for c in ring { w.double(c.x); w.double(c.y) }
             }
         }
     }
@@ -79,7 +80,7 @@ public enum GeoPackageGeometry: Equatable, Sendable {
             w.byte(1); w.uint32(Self.wkbLineString); w.uint32(UInt32(l.count))
             for c in l { w.double(c.x); w.double(c.y) }
         case .multiPolygon(let ps):
-            Self.writeMultiPolygonWKB(&w, Footprint(ps))
+            Self.writeMultiPolygonWKB(&w, parts: ps.count) { ps[$0].rings }
         }
     }
 

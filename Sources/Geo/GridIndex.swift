@@ -28,8 +28,8 @@ struct GridIndex {
             if Double(columns) * Double(rows) > Double(kept + 64) { size *= 2; continue }
             listed = 0
             for b in boxes where !b.isEmpty {
-                listed += (Int((b.maxX - extent.minX) / size) - Int((b.minX - extent.minX) / size) + 1)
-                    * (Int((b.maxY - extent.minY) / size) - Int((b.minY - extent.minY) / size) + 1)
+                let c = GridIndex.cells(b, originX: extent.minX, originY: extent.minY, size: size)
+                listed += c.columns.count * c.rows.count
             }
             if listed <= 8 * kept + 1024 { break }
             size *= 2
@@ -41,21 +41,21 @@ struct GridIndex {
         self.rows = rows
 
         var starts = [Int32](repeating: 0, count: columns * rows + 1)
-        func cells(_ b: BBox) -> (i0: Int, i1: Int, j0: Int, j1: Int) {
-            (Int((b.minX - extent.minX) / size), Int((b.maxX - extent.minX) / size),
-             Int((b.minY - extent.minY) / size), Int((b.maxY - extent.minY) / size))
+        let origin = (x: originX, y: originY)
+        func cells(_ b: BBox) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+            GridIndex.cells(b, originX: origin.x, originY: origin.y, size: size)
         }
         for b in boxes where !b.isEmpty {
             let c = cells(b)
-            for j in c.j0...c.j1 { for i in c.i0...c.i1 { starts[j * columns + i + 1] += 1 } }
+            for j in c.rows { for i in c.columns { starts[j * columns + i + 1] += 1 } }
         }
         for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
         var fill = starts
         var entries = [Int32](repeating: 0, count: listed)
         for (k, b) in boxes.enumerated() where !b.isEmpty {
             let c = cells(b)
-            for j in c.j0...c.j1 {
-                for i in c.i0...c.i1 {
+            for j in c.rows {
+                for i in c.columns {
                     entries[Int(fill[j * columns + i])] = Int32(k)
                     fill[j * columns + i] += 1
                 }
@@ -69,8 +69,9 @@ struct GridIndex {
     func query(_ box: BBox) -> [Int] {
         var out: [Int] = []
         guard !box.isEmpty, !entries.isEmpty else { return out }
-        let i0 = max(0, cell(box.minX - originX)), i1 = min(columns - 1, cell(box.maxX - originX))
-        let j0 = max(0, cell(box.minY - originY)), j1 = min(rows - 1, cell(box.maxY - originY))
+        let c = GridIndex.cells(box, originX: originX, originY: originY, size: cellSize)
+        let i0 = max(0, c.columns.lowerBound), i1 = min(columns - 1, c.columns.upperBound)
+        let j0 = max(0, c.rows.lowerBound), j1 = min(rows - 1, c.rows.upperBound)
         guard i0 <= i1, j0 <= j1 else { return out }
         for j in j0...j1 {
             for i in i0...i1 {
@@ -90,10 +91,16 @@ struct GridIndex {
         return out
     }
 
-    /// The cell number along one axis for an offset from the origin; clamped to Int's range so
-    /// that a query far outside the grid stays finite.
-    private func cell(_ offset: Double) -> Int {
-        let v = (offset / cellSize).rounded(.down)
-        return v < -1 ? -1 : v > Double(Int32.max) ? Int(Int32.max) : Int(v)
+    /// The cells a box meets, by column and row, for a grid from `origin` in cells of `size`:
+    /// the same arithmetic when boxes are listed and when a query looks them up, so a box
+    /// touching the query box always shares a cell with it. Clamped to Int32's range, so that a
+    /// box far outside the grid stays finite.
+    private static func cells(_ b: BBox, originX: Double, originY: Double, size: Double)
+        -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        func cell(_ offset: Double) -> Int {
+            let v = (offset / size).rounded(.down)
+            return v < -1 ? -1 : v > Double(Int32.max) ? Int(Int32.max) : Int(v)
+        }
+        return (cell(b.minX - originX)...cell(b.maxX - originX), cell(b.minY - originY)...cell(b.maxY - originY))
     }
 }

@@ -123,6 +123,8 @@ final class LinkWorld {
         frontageRoad = sIdx.map { attrs.frontage[$0] }
         segmentIndex = GridIndex(boxes: sIdx.map { layers.lineBoxes[$0] })
 
+        // Moved into memory the world owns: its queries read rings through plain pointers,
+        // with no retain of an array per call.
         coords = .allocate(capacity: local.coords.count)
         _ = coords.initialize(fromContentsOf: local.coords)
         ringStarts = .allocate(capacity: local.ringStarts.count)
@@ -138,7 +140,6 @@ final class LinkWorld {
     }
 
     func buildingID(_ b: Int) -> String { attrs.buildingIDs[bIdx[b]] }
-    func addressID(_ a: Int) -> String { attrs.addressIDs[aIdx[a]] }
     func buildingRank(_ b: Int) -> Int32 { attrs.buildingRank[bIdx[b]] }
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] }
 

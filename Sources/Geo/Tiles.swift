@@ -56,8 +56,8 @@ struct FlatRings: Sendable {
     func box(_ b: Int) -> BBox { BBox(covering: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]]) }
 }
 
-/// One footprint's rings in a `FlatRings`, read in place: ring k is
-/// `coords[starts[k]..<starts[k + 1]]`. Valid only inside `FlatRings.withRings`.
+/// One footprint's rings read in place: ring k is `coords[starts[k]..<starts[k + 1]]`. Valid
+/// while the memory lasts: inside `FlatRings.withRings`, or while its `LinkWorld` lives.
 struct RingsView: Sequence {
     let coords: UnsafeBufferPointer<Coord>
     /// Where each ring starts, then where the last one ends.
@@ -202,9 +202,6 @@ struct FeatureAttributes: Sendable {
         segmentKeys = a.segmentKeys; frontage = a.frontage
     }
 
-    init(buildings: [Building], addresses: [Address], segments: [Segment]) {
-        self.init(OfBuildings(buildings), OfAddresses(addresses, segments))
-    }
 }
 
 /// Square tiles over the data, fixed by the data alone: tile (i, j) owns the addresses whose
