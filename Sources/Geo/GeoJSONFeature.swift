@@ -116,13 +116,13 @@ enum PropertyValue {
 struct ParsedFeature {
     var id: String
     var geometry: ParsedGeometry
-    var properties: [PropertyValue?]
     /// A `features` array came before any `"type": "Feature"`: read as a top-level value, the
     /// object may be a FeatureCollection.
     var mayBeCollection = false
 
-    func make<F: OvertureFeature>(_: F.Type) -> F {
-        let p = properties
+    /// The model feature, with the property values `feature(_:knownID:)` left in the scanner's
+    /// `scratch.properties`.
+    func make<F: OvertureFeature>(_: F.Type, properties p: [PropertyValue?]) -> F {
         switch (F.layer, geometry) {
         case (.buildings, .footprint(let footprint)):
             return Building(id: id, footprint: footprint, height: p[0]?.number, numFloors: p[1]?.integer,
@@ -150,7 +150,16 @@ extension JSONScanner {
         var propertiesID: String?
         var geometry: ParsedGeometry?
         let schema = layer.schema
-        var properties = [PropertyValue?](repeating: nil, count: schema.count)
+        // The values go to a buffer lent by the reader, taken out of `scratch` while this
+        // method writes it (and put back, read or not): no array is made per feature.
+        var properties: [PropertyValue?] = []
+        swap(&properties, &scratch.properties)
+        if properties.count == schema.count {
+            for slot in properties.indices { properties[slot] = nil }
+        } else {
+            properties = Array(repeating: nil, count: schema.count)
+        }
+        defer { swap(&properties, &scratch.properties) }
         var typed = false, mayBeCollection = false
         guard try nextKind() == .object else { throw ScanError(.notGeoJSON, "expected a Feature object") }
         if try beginObject() {
@@ -190,7 +199,7 @@ extension JSONScanner {
             throw ScanError(.missingID, "feature has no id (neither at top level nor in properties)")
         }
         guard let geometry else { throw ScanError(.missingGeometry, "feature has no geometry") }
-        return ParsedFeature(id: id, geometry: geometry, properties: properties, mayBeCollection: mayBeCollection)
+        return ParsedFeature(id: id, geometry: geometry, mayBeCollection: mayBeCollection)
     }
 
     /// An id value: a string as is, a number as its literal text, null as nil.
@@ -405,6 +414,19 @@ extension JSONScanner {
     /// Appends a position list to the scratch positions.
     private mutating func gatherPositions() throws(ScanError) {
         try expectArray("position list")
+        // Compact lists (`[[x,y],[x,y]]`, as Overture writes them) in one tight loop; on
+        // anything else (spaces, Z or M, an error to report) the list is read again below.
+        let start = i, kept = scratch.positions.count
+        i += 1
+        while let c = compactPosition(), i < count {
+            scratch.positions.append(c)
+            let next = base[i]
+            i += 1
+            if next == Byte.closeBracket { return }
+            if next != Byte.comma { break }
+        }
+        i = start
+        scratch.positions.removeLast(scratch.positions.count - kept)
         if try beginArray() {
             repeat { scratch.positions.append(try position()) } while try more(Byte.closeBracket)
         }
@@ -413,6 +435,9 @@ extension JSONScanner {
     /// `[lon, lat]`, optionally with Z and M, which are dropped.
     private mutating func position() throws(ScanError) -> Coord {
         try expectArray("position")
+        let start = i
+        if let c = compactPosition() { return c }
+        i = start
         i += 1
         let x = try ordinate()
         skipSpace()
@@ -430,6 +455,19 @@ extension JSONScanner {
         guard x.isFinite, y.isFinite else { throw ScanError(.badCoordinates, "position [\(x), \(y)] is not finite") }
         guard x >= -180, x <= 180 else { throw ScanError(.badCoordinates, "longitude \(x) is outside [-180, 180]") }
         guard y >= -90, y <= 90 else { throw ScanError(.badCoordinates, "latitude \(y) is outside [-90, 90]") }
+        return Coord(x, y)
+    }
+
+    /// `[x,y]` at `i` with no spaces, two plain decimals (`shortDecimal`) and both within
+    /// range; nil otherwise, with `i` left anywhere (the caller goes back).
+    @inline(__always) private mutating func compactPosition() -> Coord? {
+        guard i < count, base[i] == Byte.openBracket else { return nil }
+        i += 1
+        guard let x = shortDecimal()?.value, i < count, base[i] == Byte.comma else { return nil }
+        i += 1
+        guard let y = shortDecimal()?.value, i < count, base[i] == Byte.closeBracket else { return nil }
+        i += 1
+        guard x >= -180, x <= 180, y >= -90, y <= 90 else { return nil }
         return Coord(x, y)
     }
 

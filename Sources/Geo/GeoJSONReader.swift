@@ -350,13 +350,11 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         guard let parsed = try? scanner.feature(Feature.layer, knownID: &id),
               !(atTopLevel && parsed.mayBeCollection) else { return nil }
         let end = start + scanner.i
-        var lines = 0
-        for j in start..<end where input.buffer[j] == Byte.newline { lines += 1 }
-        input.line += lines
+        input.line += countNewlines(input.buffer + start, end - start)
         input.pos = end
         input.mark = nil
         insideFeature = false
-        return parsed.make(Feature.self)
+        return parsed.make(Feature.self, properties: scanner.scratch.properties)
     }
 
     /// Parses the feature lying at `mark..<pos`.
@@ -370,7 +368,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         var id: String?
         do {
             let parsed = try scanner.feature(Feature.layer, knownID: &id)
-            return parsed.make(Feature.self)
+            return parsed.make(Feature.self, properties: scanner.scratch.properties)
         } catch {
             throw InputError(error.kind, file: path, line: featureLine, featureIndex: featureIndex,
                              featureID: id ?? JSONScanner.findID(in: bytes), detail: error.detail)
@@ -393,6 +391,18 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
     private func syntax(_ detail: String) -> InputError {
         error(.invalidJSON, detail, atFeature: false)
     }
+}
+
+/// The newlines among `count` bytes at `p`, found with `memchr` (a feature holds few).
+func countNewlines(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    var lines = 0
+    var at = UnsafeRawPointer(p)
+    let end = at + count
+    while at < end, let nl = memchr(at, Int32(Byte.newline), end - at) {
+        lines += 1
+        at = UnsafeRawPointer(nl) + 1
+    }
+    return lines
 }
 
 extension JSONScanner {
@@ -422,3 +432,11 @@ extension JSONScanner {
         return top ?? inProperties
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -59,12 +59,13 @@ struct RawString {
 /// Strings are checked for UTF-8 validity and control characters, numbers against the JSON
 /// grammar. Numbers with at most 19 significant digits and a small exponent are converted
 /// directly (exactly, as `Double(String)` would); others go through `Double(String)`.
-/// Buffers a scanner gathers a geometry in: positions, and for polygons where each ring and
-/// each part ends.
+/// Buffers a scanner gathers a feature in: its geometry's positions, and for polygons where
+/// each ring and each part ends; and the values of its layer's properties, in slot order.
 struct GeometryScratch {
     var positions: [Coord] = []
     var ringEnds: [Int32] = []
     var partEnds: [Int32] = []
+    var properties: [PropertyValue?] = []
     mutating func reset() {
         positions.removeAll(keepingCapacity: true)
         ringEnds.removeAll(keepingCapacity: true)
@@ -253,7 +254,15 @@ struct JSONScanner {
         i += 1  // opening quote
         let start = i
         var escapes = false
-        while i < count {
+        while true {
+            // Eight bytes at a time while none of them needs a look: a quote, a backslash, a
+            // control character or a non-ASCII byte.
+            while i + 8 <= count {
+                let look = Self.needsLook(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                guard look == 0 else { i += look.trailingZeroBitCount >> 3; break }
+                i += 8
+            }
+            guard i < count else { break }
             let c = base[i]
             if c == Byte.quote {
                 let s = RawString(start: start, end: i, hasEscapes: escapes)
@@ -286,6 +295,21 @@ struct JSONScanner {
         throw ScanError(.invalidJSON, "unterminated string")
     }
 
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit set in each of the eight bytes of `w` (first byte lowest) that is a quote, a
+    /// backslash, below 0x20 or above 0x7F. A byte after a flagged one may be flagged wrongly
+    /// (a borrow runs on), never the first flagged byte: zero when no byte needs a look, and
+    /// otherwise the lowest set bit marks the first that does.
+    @inline(__always) static func needsLook(_ w: UInt64) -> UInt64 {
+        @inline(__always) func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let control = (w &- ones &* 0x20) & ~w & highs
+        let quote = hasZero(w ^ (ones &* UInt64(Byte.quote)))
+        let backslash = hasZero(w ^ (ones &* UInt64(Byte.backslash)))
+        return control | quote | backslash | (w & highs)
+    }
+
     /// Length of the valid UTF-8 sequence starting with a non-ASCII byte at `j`.
     func utf8SequenceLength(at j: Int) throws(ScanError) -> Int {
         let b0 = base[j]
@@ -310,7 +334,9 @@ struct JSONScanner {
         return n
     }
 
-    private func hex4(at j: Int) -> UInt32? {
+    private func hex4(at j: Int) -> UInt32? { Self.hex4(base, at: j) }
+
+    private static func hex4(_ base: UnsafePointer<UInt8>, at j: Int) -> UInt32? {
         var v: UInt32 = 0
         for k in 0..<4 {
             let c = base[j + k]
@@ -327,7 +353,11 @@ struct JSONScanner {
     }
 
     /// The text of a scanned string, escapes resolved.
-    func decode(_ s: RawString) throws(ScanError) -> String {
+    @inline(__always) func decode(_ s: RawString) throws(ScanError) -> String { try Self.decode(s, base) }
+
+    /// `decode(_:)` of the scanner over `base`: static, so a caller in the middle of a mutating
+    /// method passes just the pointer, not a copy of the whole scanner.
+    static func decode(_ s: RawString, _ base: UnsafePointer<UInt8>) throws(ScanError) -> String {
         let bytes = UnsafeBufferPointer(start: base + s.start, count: s.end - s.start)
         guard s.hasEscapes else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
@@ -345,11 +375,11 @@ struct JSONScanner {
             case UInt8(ascii: "r"): out.append(Byte.cr)
             case UInt8(ascii: "t"): out.append(Byte.tab)
             case UInt8(ascii: "u"):
-                var scalar = hex4(at: j)!
+                var scalar = hex4(base, at: j)!
                 j += 4
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard j + 6 <= s.end, base[j] == Byte.backslash, base[j + 1] == UInt8(ascii: "u"),
-                          let low = hex4(at: j + 2), (0xDC00...0xDFFF).contains(low) else {
+                          let low = hex4(base, at: j + 2), (0xDC00...0xDFFF).contains(low) else {
                         throw ScanError(.invalidEncoding, "unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true)) in a string")
                     }
                     j += 6
@@ -368,7 +398,10 @@ struct JSONScanner {
     mutating func string() throws(ScanError) -> String {
         skipSpace()
         guard i < count, base[i] == Byte.quote else { throw unexpected(expected: "a string") }
-        return try decode(rawString())
+        // Scanned first, then decoded: `decode(rawString())` would copy the whole scanner to
+        // call `decode` on before `rawString` changes it.
+        let raw = try rawString()
+        return try decode(raw)
     }
 
     /// `string()` through the interner (a string with escapes is decoded as usual).
@@ -390,6 +423,7 @@ struct JSONScanner {
     /// Reads a number at `i` (after whitespace). Returns its value and its text's range.
     mutating func number() throws(ScanError) -> (value: Double, start: Int, end: Int) {
         skipSpace()
+        if let fast = shortDecimal() { return fast }
         let start = i
         var negative = false
         if i < count, base[i] == Byte.minus { negative = true; i += 1 }
@@ -447,8 +481,42 @@ struct JSONScanner {
         return (negative ? -value : value, start, i)
     }
 
+    /// The common number, read in one pass: an optional minus, an integer part without a
+    /// leading zero (or a lone zero), an optional fraction, no exponent, at most 19 digits in
+    /// all, and exactly representable as digits over a power of ten (mantissa at most 2^53,
+    /// at most 22 fraction digits). Nil, with nothing consumed, for anything else, which
+    /// `number()` then reads in full (and checks).
+    @inline(__always) mutating func shortDecimal() -> (value: Double, start: Int, end: Int)? {
+        let start = i
+        var j = i
+        let negative = j < count && base[j] == Byte.minus
+        if negative { j += 1 }
+        let intStart = j
+        var mantissa: UInt64 = 0
+        while j < count, Byte.isDigit(base[j]) { mantissa = mantissa &* 10 &+ UInt64(base[j] &- Byte.zero); j += 1 }
+        let intDigits = j - intStart
+        guard intDigits > 0, intDigits == 1 || base[intStart] != Byte.zero else { return nil }
+        var fractionDigits = 0
+        if j < count, base[j] == Byte.dot {
+            j += 1
+            let fracStart = j
+            while j < count, Byte.isDigit(base[j]) { mantissa = mantissa &* 10 &+ UInt64(base[j] &- Byte.zero); j += 1 }
+            fractionDigits = j - fracStart
+            guard fractionDigits > 0 else { return nil }
+        }
+        guard intDigits + fractionDigits <= 19, mantissa <= 1 << 53, fractionDigits <= 22 else { return nil }
+        if j < count {
+            let c = base[j]
+            guard c != Byte.lowerE, c != Byte.upperE, c < 0x80, !c.isASCIILetter else { return nil }
+        }
+        var value = Double(mantissa)
+        if fractionDigits > 0 { value /= Self.powersOf10[fractionDigits] }
+        i = j
+        return (negative ? -value : value, start, j)
+    }
+
     /// The text of `start..<end` as read.
-    func text(_ start: Int, _ end: Int) -> String {
+    @inline(__always) func text(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
     }
 }

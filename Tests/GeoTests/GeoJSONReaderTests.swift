@@ -169,6 +169,52 @@ private func sharedFile(_ relative: String) -> String? {
         }
     }
 
+    /// Position lists are read by a compact fast path (`[[x,y],...]`) and, on anything else,
+    /// again by the general one: both must give `Double(String)`'s values, in lines and rings.
+    @Test func positionListsMatchDoubleParsingCompactOrSpaced() throws {
+        let lons = ["-73.7662282", "0", "-0", "0.5", "1e-7", "12.345678901234567", "-179.9999999", "180",
+                    "123456789012345678901e-19", "9007199254740993e-16", "7.0E1", "-79.99999999999999999999"]
+        let lats = ["40.7197475", "-0", "0.30000000000000004", "-90", "89.000000000000000000001", "1234567890123456789e-18",
+                    "0.1", "90", "-0.0000000000000000000000001", "45", "1.5e1", "-12.5"]
+        let pairs = Array(zip(lons, lats))
+        let expected = pairs.map { Coord(Double($0.0)!, Double($0.1)!) }
+        for spaced in [false, true] {
+            let list = "[" + pairs.map { spaced ? "[ \($0.0), \($0.1) ]" : "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]"
+            let line = try readAll(Segment.self, tempFile(segment("s", list)))[0].line
+            #expect(line.count == expected.count)
+            for (got, want) in zip(line, expected) {
+                #expect(got.x == want.x && got.x.sign == want.x.sign && got.y == want.y && got.y.sign == want.y.sign,
+                        "\(got) against \(want), spaced \(spaced)")
+            }
+            let ring = "[" + list.dropLast() + "," + (spaced ? "[ \(pairs[0].0), \(pairs[0].1) ]" : "[\(pairs[0].0),\(pairs[0].1)]") + "]]"
+            let footprint = try readAll(Building.self, tempFile(building("b", ring)))[0].polygons[0].rings[0]
+            #expect(Array(footprint.dropLast()) == expected && footprint.last == expected[0])
+        }
+        // Out of range in a compact list: the general path reports it.
+        let bad = try? readAll(Segment.self, tempFile(segment("s", "[[1,2],[180.5,3]]")))
+        #expect(bad == nil)
+    }
+
+    /// Strings are scanned eight bytes at a time up to the first byte that needs a look: a
+    /// quote, escape, control or non-ASCII byte at every offset of ids of every length.
+    @Test func stringsAroundTheEightByteScan() throws {
+        for length in 1...20 {
+            for at in 0..<length {
+                for (insert, decoded) in [("\\\"", "\""), ("é", "é"), ("\\u00e9", "é"), ("日", "日")] {
+                    var raw = String(repeating: "a", count: length), want = raw
+                    raw.replaceSubrange(raw.index(raw.startIndex, offsetBy: at)..<raw.index(raw.startIndex, offsetBy: at + 1), with: insert)
+                    want.replaceSubrange(want.index(want.startIndex, offsetBy: at)..<want.index(want.startIndex, offsetBy: at + 1), with: decoded)
+                    let out = try readAll(Address.self, tempFile(address(raw)))
+                    #expect(out.map(\.id) == [want], "id \(raw)")
+                }
+                var control = Array(String(repeating: "a", count: length).utf8)
+                control[at] = 0x09  // an unescaped tab
+                let text = #"{"type":"Feature","id":""# + String(decoding: control, as: UTF8.self) + #"","geometry":{"type":"Point","coordinates":[1,2]}}"#
+                #expect((try? readAll(Address.self, tempFile(text))) == nil, "unescaped tab at \(at) of \(length)")
+            }
+        }
+    }
+
     @Test func positionsWithZAndMAreAccepted() throws {
         let text = segment("s1", "[[1,2,30],[3,4,40.5,7]]")
         #expect(try readAll(Segment.self, tempFile(text))[0].line == [Coord(1, 2), Coord(3, 4)])
