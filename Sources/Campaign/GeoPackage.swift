@@ -28,7 +28,10 @@ public enum GeoPackage {
                 // for a file of a million rows; set before the first table exists.
                 try db.execute(sql: "PRAGMA page_size = 16384")
                 try db.execute(sql: "PRAGMA journal_mode = OFF")
-                try db.execute(sql: "PRAGMA cache_size = -65536")
+                // A 32 MiB page cache: rows go in in rowid order and the indexes are built
+                // after the load, so a larger cache only raised a provision's peak (64 MiB:
+                // about 10 MiB more at x20, and no faster).
+                try db.execute(sql: "PRAGMA cache_size = -32768")
             } else if !readOnly {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA cache_size = -65536")

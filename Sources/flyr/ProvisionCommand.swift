@@ -2,6 +2,20 @@ import ArgumentParser
 import Campaign
 import Foundation
 import Geo
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// glibc's `malloc_trim(0)`: returns the free pages of every malloc arena to the system. Looked
+/// up at run time, since Swift's Glibc module leaves out `malloc.h`; a no-op elsewhere.
+func trimHeap() {
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    #endif
+}
 
 struct ProvisionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -104,6 +118,10 @@ struct ProvisionCommand: ParsableCommand {
             buildings: loaded.buildings.features, addresses: loaded.addresses.features,
             segments: loaded.segments.features, links: links)
         links.projectedFootprints = nil
+        // The linker's and the orientation's working data are gone; give their pages back
+        // before the write phase allocates its own (rows, boxes, SQLite's cache), so that its
+        // peak is not stacked on memory malloc still holds free.
+        trimHeap()
         let provisionInput = ProvisionInput(
             name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
             segments: loaded.segments.features, links: links, orientations: orientations, sources: sources, bbox: input.loadOptions.bbox,
