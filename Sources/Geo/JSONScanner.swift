@@ -195,6 +195,81 @@ struct JSONScanner {
 
     /// Skips any value, validating it.
     mutating func skipValue() throws(ScanError) {
+        skipSpace()
+        if i < count, base[i] == Byte.openBrace || base[i] == Byte.openBracket {
+            // Objects and arrays (the raw `sources`, `names`, `address_levels`) in one loop;
+            // on anything wrong, read again by the recursive path, which reports it.
+            let start = i
+            if skipNestedFast() { return }
+            i = start
+        }
+        try skipValueChecked()
+    }
+
+    /// `skipValue()` for the object or array at `i`, without recursion: true when it is valid
+    /// JSON and was skipped; false, with `i` anywhere, on any error or beyond `maxDepth`.
+    private mutating func skipNestedFast() -> Bool {
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: Self.maxDepth) { isObject in
+            var depth = 0
+            var expectKey = false  // the next token is a member name (after '{' or ',' in an object)
+            while true {
+                skipSpace()
+                guard i < count else { return false }
+                if expectKey {
+                    guard base[i] == Byte.quote, (try? rawString()) != nil else { return false }
+                    skipSpace()
+                    guard i < count, base[i] == Byte.colon else { return false }
+                    i += 1
+                    expectKey = false
+                    continue
+                }
+                // A value.
+                let c = base[i]
+                switch c {
+                case Byte.openBrace, Byte.openBracket:
+                    guard depth + self.depth < Self.maxDepth else { return false }
+                    isObject[depth] = c == Byte.openBrace
+                    depth += 1
+                    i += 1
+                    skipSpace()
+                    guard i < count else { return false }
+                    if base[i] == (c == Byte.openBrace ? Byte.closeBrace : Byte.closeBracket) {
+                        i += 1
+                        depth -= 1
+                    } else {
+                        expectKey = c == Byte.openBrace
+                        continue
+                    }
+                case Byte.quote:
+                    guard (try? rawString()) != nil else { return false }
+                case Byte.t:
+                    guard (try? literal("true")) != nil else { return false }
+                case Byte.f:
+                    guard (try? literal("false")) != nil else { return false }
+                case Byte.n:
+                    guard (try? literal("null")) != nil else { return false }
+                case Byte.minus, Byte.zero...Byte.nine:
+                    if shortDecimal() == nil { guard (try? number()) != nil else { return false } }
+                default:
+                    return false
+                }
+                // After a value: close as many containers as end here, then a comma or the end.
+                while true {
+                    if depth == 0 { return true }
+                    skipSpace()
+                    guard i < count else { return false }
+                    let d = base[i]
+                    i += 1
+                    if d == Byte.comma { expectKey = isObject[depth - 1]; break }
+                    guard d == (isObject[depth - 1] ? Byte.closeBrace : Byte.closeBracket) else { return false }
+                    depth -= 1
+                }
+            }
+        }
+    }
+
+    /// Skips any value, validating it and reporting the first error.
+    private mutating func skipValueChecked() throws(ScanError) {
         let c = try nextNonSpace()
         switch c {
         case Byte.quote:
@@ -205,7 +280,7 @@ struct JSONScanner {
             if try beginObject() {
                 repeat {
                     _ = try key()
-                    try skipValue()
+                    try skipValueChecked()
                 } while try more(Byte.closeBrace)
             }
             depth -= 1
@@ -213,7 +288,7 @@ struct JSONScanner {
             depth += 1
             guard depth <= Self.maxDepth else { throw ScanError(.invalidJSON, "nesting deeper than \(Self.maxDepth)") }
             if try beginArray() {
-                repeat { try skipValue() } while try more(Byte.closeBracket)
+                repeat { try skipValueChecked() } while try more(Byte.closeBracket)
             }
             depth -= 1
         case Byte.t: try literal("true")

@@ -117,7 +117,12 @@ public struct Linker: Sendable {
     /// context, seeing the features within `LinkerOptions.tileMarginMeters` around it, and
     /// decides the addresses inside it. The tiles do not depend on the number of workers, so
     /// the output is the same at 1 or N workers.
-    public func link(buildings: [Building], addresses: [Address], segments: [Segment]) throws -> LinkResult {
+    ///
+    /// `prepared`, when given, holds the addresses' and segments' attributes worked out
+    /// beforehand from these very arrays (`AddressPreparation(addresses:segments:)`, e.g. on
+    /// a core left idle while the buildings are still being read); the result is the same.
+    public func link(buildings: [Building], addresses: [Address], segments: [Segment],
+                     prepared: AddressPreparation? = nil) throws -> LinkResult {
         var phases: [(String, Double)] = []
         let clock = ContinuousClock()
         var mark = clock.now
@@ -131,10 +136,16 @@ public struct Linker: Sendable {
         // Projection and the per-feature attributes on all cores, then tiling.
         let ofBuildings = SlotResults<FeatureAttributes.OfBuildings>(count: 1)
         let ofAddresses = SlotResults<FeatureAttributes.OfAddresses>(count: 1)
-        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: [
-            { ofBuildings.set(0, .success(FeatureAttributes.OfBuildings(buildings))) },
-            { ofAddresses.set(0, .success(FeatureAttributes.OfAddresses(addresses, segments))) },
-        ], workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        var alongside: [@Sendable () -> Void] = [{ ofBuildings.set(0, .success(FeatureAttributes.OfBuildings(buildings))) }]
+        if let prepared {
+            precondition(prepared.attributes.ids.count == addresses.count && prepared.attributes.frontage.count == segments.count,
+                         "AddressPreparation made from other addresses or segments")
+            ofAddresses.set(0, .success(prepared.attributes))
+        } else {
+            alongside.append { ofAddresses.set(0, .success(FeatureAttributes.OfAddresses(addresses, segments))) }
+        }
+        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: alongside,
+                                         workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
         let attrs = FeatureAttributes(try ofBuildings.get(0), try ofAddresses.get(0))
         let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
         phase("project")
@@ -285,4 +296,14 @@ struct Candidate {
     var distance: Double
     var cost: Double
     var directional: Bool
+}
+
+/// The linker's per-address and per-segment attributes (id ranks, street and house keys, house
+/// numbers, frontage roads), worked out ahead of `Linker.link(..., prepared:)` from the same
+/// address and segment arrays, in the same order.
+public struct AddressPreparation: Sendable {
+    let attributes: FeatureAttributes.OfAddresses
+    public init(addresses: [Address], segments: [Segment]) {
+        attributes = FeatureAttributes.OfAddresses(addresses, segments)
+    }
 }

@@ -52,12 +52,13 @@ struct LinkCommand: ParsableCommand {
         if let misses { try checkOutput(misses, force: force) }
         let truth = try check.map { path throws(InputError) in try TruthTable.load(path) }
         let start = ContinuousClock.now
-        let loaded = try LoadedInputs.load(input)
+        let loaded = try LoadedInputs.load(input, prepareAddresses: true)
         let readTime = seconds(since: start)
 
         let options = linker.options
         let result = try Linker(options: options).link(
-            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
+            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features,
+            prepared: loaded.addressPreparation)
 
         let writeStart = ContinuousClock.now
         let ext = output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "csv"
@@ -94,18 +95,43 @@ struct LoadedInputs {
     var addresses: Loaded<Address>
     var segments: Loaded<Segment>
 
+    /// The linker's address attributes, worked out while the buildings were still being read
+    /// (`load(_:prepareAddresses:)`); nil when not asked for.
+    var addressPreparation: AddressPreparation?
+
     /// `alongside`, when given, runs on the same pool once a thread is free (the buildings
-    /// file takes longest, so it fills the other core's idle time).
-    static func load(_ input: InputOptions, alongside: (@Sendable () -> Void)? = nil) throws -> LoadedInputs {
+    /// file takes longest, so it fills the other core's idle time). With `prepareAddresses`,
+    /// the linker's address attributes are worked out there too, once the addresses and
+    /// segments are in; pass them to `Linker.link` only while the layers stay as read.
+    static func load(_ input: InputOptions, alongside: (@Sendable () -> Void)? = nil,
+                     prepareAddresses: Bool = false) throws -> LoadedInputs {
         let opts = input.loadOptions
         let box = ResultBox()
-        DispatchQueue.concurrentPerform(iterations: alongside == nil ? 3 : 4) { layer in
+        var extras: [@Sendable () -> Void] = []
+        if let alongside { extras.append(alongside) }
+        // Iterations start in index order, so by the time this one runs the address and
+        // segment iterations have begun: waiting for them cannot block the pool.
+        let layersIn = DispatchSemaphore(value: 0)
+        if prepareAddresses {
+            extras.append {
+                layersIn.wait(); layersIn.wait()
+                if let layers = box.addressesAndSegments() {
+                    box.set(preparation: AddressPreparation(addresses: layers.0.features, segments: layers.1.features))
+                }
+            }
+        }
+        let jobs = extras
+        DispatchQueue.concurrentPerform(iterations: 3 + jobs.count) { layer in
             do {
                 switch layer {
                 case 0: box.set(buildings: try loadBuildings(input.buildings, options: opts))
-                case 1: box.set(addresses: try loadAddresses(input.addresses, options: opts))
-                case 2: box.set(segments: try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts))
-                default: alongside?()
+                case 1:
+                    defer { layersIn.signal() }
+                    box.set(addresses: try loadAddresses(input.addresses, options: opts))
+                case 2:
+                    defer { layersIn.signal() }
+                    box.set(segments: try input.segments.isEmpty ? Loaded<Segment>() : loadSegments(input.segments, options: opts))
+                default: jobs[layer - 3]()
                 }
             } catch { box.fail(layer, error) }
         }
@@ -118,14 +144,22 @@ struct LoadedInputs {
     private final class ResultBox: @unchecked Sendable {
         private let lock = NSLock()
         private var b: Loaded<Building>?, a: Loaded<Address>?, s: Loaded<Segment>?
+        private var preparation: AddressPreparation?
         private var errors: [Int: Error] = [:]
         func set(buildings: Loaded<Building>) { lock.lock(); b = buildings; lock.unlock() }
         func set(addresses: Loaded<Address>) { lock.lock(); a = addresses; lock.unlock() }
         func set(segments: Loaded<Segment>) { lock.lock(); s = segments; lock.unlock() }
+        func set(preparation p: AddressPreparation) { lock.lock(); preparation = p; lock.unlock() }
         func fail(_ layer: Int, _ e: Error) { lock.lock(); errors[layer] = e; lock.unlock() }
+        /// Both layers, once both are read; nil when either failed.
+        func addressesAndSegments() -> (Loaded<Address>, Loaded<Segment>)? {
+            lock.lock(); defer { lock.unlock() }
+            guard let a, let s else { return nil }
+            return (a, s)
+        }
         func result() throws -> LoadedInputs {
             if let first = errors.keys.sorted().first { throw errors[first]! }
-            return LoadedInputs(buildings: b!, addresses: a!, segments: s!)
+            return LoadedInputs(buildings: b!, addresses: a!, segments: s!, addressPreparation: preparation)
         }
     }
 

@@ -88,7 +88,7 @@ struct ProvisionCommand: ParsableCommand {
         }
         Log.info("flyr provision: reading")
         let hashWhileReading: (@Sendable () -> Void)? = outputExists ? nil : { @Sendable in hashed.set(0, .success(hashSources())) }
-        var loaded = try LoadedInputs.load(input, alongside: hashWhileReading)
+        var loaded = try LoadedInputs.load(input, alongside: hashWhileReading, prepareAddresses: within == nil)
         let sources = try hashed.get(0)
         // With a territory: its addresses, linked against every building read (a house may
         // stand just outside the line); kept are the buildings it intersects and the linked ones.
@@ -105,7 +105,8 @@ struct ProvisionCommand: ParsableCommand {
         var options = linker.options
         options.keepsProjectedFootprints = true
         var links = try Linker(options: options).link(
-            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features)
+            buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features,
+            prepared: within == nil ? loaded.addressPreparation : nil)
         if var keep = keepBuildings {
             for l in links.links { if let b = l.buildingID { keep.insert(b) } }
             loaded.buildings.features = loaded.buildings.features.filter { keep.contains($0.id) }

@@ -195,6 +195,28 @@ private func sharedFile(_ relative: String) -> String? {
         #expect(bad == nil)
     }
 
+    /// Raw JSON properties (`sources`, `names`, `address_levels`) are skipped by a loop without
+    /// recursion and, on any doubt, again by the recursive path: valid values are kept byte for
+    /// byte, invalid ones are errors, nesting up to the limit is accepted and beyond it refused.
+    @Test func rawValuesAreValidatedAndKeptVerbatim() throws {
+        let valid = [#"[]"#, #"{}"#, #"[ ]"#, #"{ "a" : [ 1 , -2.5e3 , 0 , true , false , null , "x\"y" , { } , [ [ ] ] ] }"#,
+                     #"[{"property":"","dataset":"OpenStreetMap","record_id":"w1@1","update_time":null,"confidence":0.75}]"#,
+                     #"[{"a":{"b":{"c":[1,[2,[3]]]}}},"é\u00e9",12345678901234567890123,1E+2,-0.0]"#,
+                     String(repeating: "[", count: 500) + String(repeating: "]", count: 500)]
+        for raw in valid {
+            let out = try readAll(Address.self, tempFile(address(properties: #"{"sources":"# + raw + "}")))
+            #expect(out.first?.sourcesJSON == raw, "\(raw.prefix(60))")
+        }
+        let invalid = [#"[1,]"#, #"{"a" 1}"#, #"{"a":1,}"#, #"[tru]"#, #"[nul]"#, #"[01]"#, #"[1.]"#, #"[-]"#, #"{a:1}"#,
+                       #"[1 2]"#, #"[{"a":1]"#, #"[{"a":1}"#, "[\"a\tb\"]" /* a raw tab */,
+                       #"["\x"]"#, #"[NaN]"#, #"{"a":[1}"#, #"[1}"#,
+                       String(repeating: "[", count: 600) + String(repeating: "]", count: 600)]
+        for raw in invalid {
+            #expect((try? readAll(Address.self, tempFile(address(properties: #"{"sources":"# + raw + "}")))) == nil,
+                    "\(raw.prefix(60)) was accepted")
+        }
+    }
+
     /// Strings are scanned eight bytes at a time up to the first byte that needs a look: a
     /// quote, escape, control or non-ASCII byte at every offset of ids of every length.
     @Test func stringsAroundTheEightByteScan() throws {
