@@ -233,16 +233,45 @@ struct TileGrid: Sendable {
             BBox(minX: originX + Double(c.i) * size - margin, minY: originY + Double(c.j) * size - margin,
                  maxX: originX + Double(c.i + 1) * size + margin, maxY: originY + Double(c.j + 1) * size + margin)
         }
-        /// The cells whose context box meets `b`.
-        func cells(meeting b: BBox) -> [Cell] {
-            let lo = cell(of: Coord(b.minX - margin, b.minY - margin)), hi = cell(of: Coord(b.maxX + margin, b.maxY + margin))
-            var out: [Cell] = []
-            for j in lo.j...hi.j { for i in lo.i...hi.i { out.append(Cell(i: i, j: j)) } }
-            return out
-        }
     }
 
     let tiles: [Tile]
+
+    /// Tile numbers by cell: a dense table over the cells the data can reach when that is
+    /// small (the usual case: a city is a few hundred tiles), a dictionary otherwise (an
+    /// address on another continent would make the table huge).
+    private struct CellTable {
+        let lo: Cell, cols: Int, rows: Int
+        var dense: [Int32]
+        var sparse: [Cell: Int] = [:]
+        static let denseLimit = 1 << 22
+
+        init(lo: Cell, hi: Cell) {
+            self.lo = lo
+            cols = hi.i - lo.i + 1
+            rows = hi.j - lo.j + 1
+            let cells = cols.multipliedReportingOverflow(by: rows)
+            dense = !cells.overflow && cells.partialValue <= Self.denseLimit ? [Int32](repeating: -1, count: cells.partialValue) : []
+        }
+
+        @inline(__always) private func slot(_ c: Cell) -> Int? {
+            let di = c.i - lo.i, dj = c.j - lo.j
+            guard di >= 0, di < cols, dj >= 0, dj < rows else { return nil }
+            return dj * cols + di
+        }
+
+        subscript(c: Cell) -> Int? {
+            get {
+                if dense.isEmpty { return sparse[c] }
+                guard let s = slot(c) else { return nil }
+                let t = dense[s]
+                return t < 0 ? nil : Int(t)
+            }
+            set {
+                if dense.isEmpty { sparse[c] = newValue } else if let s = slot(c) { dense[s] = Int32(newValue ?? -1) }
+            }
+        }
+    }
 
     init(layers: ProjectedLayers, tile size: Double, margin: Double) {
         var extent = BBox.empty
@@ -250,31 +279,39 @@ struct TileGrid: Sendable {
         for b in layers.boxes { extent.expand(b) }
         let g = Geometry2D(originX: extent.isEmpty ? 0 : extent.minX, originY: extent.isEmpty ? 0 : extent.minY,
                            size: size, margin: margin)
-        var byCell: [Cell: Int] = [:]
+        // Every cell a point's or footprint's context can meet lies in this range.
+        let lo = extent.isEmpty ? Cell(i: 0, j: 0) : g.cell(of: Coord(extent.minX - margin, extent.minY - margin))
+        let hi = extent.isEmpty ? Cell(i: 0, j: 0) : g.cell(of: Coord(extent.maxX + margin, extent.maxY + margin))
+        var byCell = CellTable(lo: lo, hi: hi)
         var tiles: [Tile] = []
-        func tileIndex(_ c: Cell) -> Int {
-            if let t = byCell[c] { return t }
+        func tileIndex(_ c: Cell) {
+            if byCell[c] != nil { return }
             byCell[c] = tiles.count
             tiles.append(Tile(cell: c, grid: g))
-            return tiles.count - 1
         }
         // Tiles exist where something is owned.
-        for p in layers.points { _ = tileIndex(g.cell(of: p)) }
-        for b in layers.boxes where !b.isEmpty { _ = tileIndex(g.cell(of: b.center!)) }
+        for p in layers.points { tileIndex(g.cell(of: p)) }
+        for b in layers.boxes where !b.isEmpty { tileIndex(g.cell(of: b.center!)) }
+        /// Calls `body` with each existing tile whose context box meets `b`.
+        func forTiles(meeting b: BBox, _ body: (Int) -> Void) {
+            let l = g.cell(of: Coord(b.minX - margin, b.minY - margin)), h = g.cell(of: Coord(b.maxX + margin, b.maxY + margin))
+            // A very long segment: visit only the tiles that exist.
+            if (h.i - l.i + 1) * (h.j - l.j + 1) > tiles.count {
+                for (t, tile) in tiles.enumerated() where tile.cell.i >= l.i && tile.cell.i <= h.i && tile.cell.j >= l.j && tile.cell.j <= h.j {
+                    body(t)
+                }
+                return
+            }
+            for j in l.j...h.j { for i in l.i...h.i { if let t = byCell[Cell(i: i, j: j)] { body(t) } } }
+        }
         for (a, p) in layers.points.enumerated() {
-            for c in g.cells(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { if let t = byCell[c] { tiles[t].addresses.append(a) } }
+            forTiles(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { tiles[$0].addresses.append(a) }
         }
         for (b, box) in layers.boxes.enumerated() where !box.isEmpty {
-            for c in g.cells(meeting: box) { if let t = byCell[c] { tiles[t].buildings.append(b) } }
+            forTiles(meeting: box) { tiles[$0].buildings.append(b) }
         }
         for (s, box) in layers.lineBoxes.enumerated() where !box.isEmpty {
-            let lo = g.cell(of: Coord(box.minX - margin, box.minY - margin)), hi = g.cell(of: Coord(box.maxX + margin, box.maxY + margin))
-            // A very long segment: visit only the tiles that exist.
-            if (hi.i - lo.i + 1) * (hi.j - lo.j + 1) > byCell.count {
-                for (c, t) in byCell where c.i >= lo.i && c.i <= hi.i && c.j >= lo.j && c.j <= hi.j { tiles[t].segments.append(s) }
-            } else {
-                for c in g.cells(meeting: box) { if let t = byCell[c] { tiles[t].segments.append(s) } }
-            }
+            forTiles(meeting: box) { tiles[$0].segments.append(s) }
         }
         for t in tiles.indices { tiles[t].segments.sort() }
         self.tiles = tiles.sorted { $0.cell < $1.cell }
