@@ -18,7 +18,7 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
     /// True while the bytes being read belong to a feature (or may, at the top level).
     private var insideFeature = false
     /// Lent to each feature's scanner (see `JSONScanner.scratch`).
-    private var scratch = GeometryScratch()
+    private var scratch = FeatureScratch()
     /// Lent to each feature's scanner (see `JSONScanner.interner`).
     private var interner = StringInterner()
 

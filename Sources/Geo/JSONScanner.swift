@@ -54,14 +54,10 @@ struct RawString {
     var hasEscapes: Bool
 }
 
-/// A validating byte-level JSON scanner over one complete value held in memory.
-///
-/// Strings are checked for UTF-8 validity and control characters, numbers against the JSON
-/// grammar. Numbers with at most 19 significant digits and a small exponent are converted
-/// directly (exactly, as `Double(String)` would); others go through `Double(String)`.
 /// Buffers a scanner gathers a feature in: its geometry's positions, and for polygons where
-/// each ring and each part ends; and the values of its layer's properties, in slot order.
-struct GeometryScratch {
+/// each ring and each part ends (`reset()` before each geometry); and the values of its
+/// layer's properties, in slot order (set by `feature(_:knownID:)`).
+struct FeatureScratch {
     var positions: [Coord] = []
     var ringEnds: [Int32] = []
     var partEnds: [Int32] = []
@@ -73,14 +69,19 @@ struct GeometryScratch {
     }
 }
 
+/// A validating byte-level JSON scanner over one complete value held in memory.
+///
+/// Strings are checked for UTF-8 validity and control characters, numbers against the JSON
+/// grammar. Numbers with at most 19 significant digits and a small exponent are converted
+/// directly (exactly, as `Double(String)` would); others go through `Double(String)`.
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let count: Int
     var i: Int
-    /// Where a geometry's positions are gathered before they are copied out at their exact
-    /// size; a reader lends the same buffers to the scanner of each feature.
-    var scratch = GeometryScratch()
-    /// Makes the strings of properties whose values recur; lent like `positionScratch`.
+    /// Where a feature is gathered before its parts are copied out at their exact size; a
+    /// reader lends the same buffers to the scanner of each feature.
+    var scratch = FeatureScratch()
+    /// Makes the strings of properties whose values recur; lent like `scratch`.
     var interner = StringInterner()
     private var depth = 0
     static let maxDepth = 512
@@ -249,7 +250,7 @@ struct JSONScanner {
                 case Byte.n:
                     guard (try? literal("null")) != nil else { return false }
                 case Byte.minus, Byte.zero...Byte.nine:
-                    if shortDecimal() == nil { guard (try? number()) != nil else { return false } }
+                    guard (try? number()) != nil else { return false }
                 default:
                     return false
                 }
@@ -352,7 +353,7 @@ struct JSONScanner {
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     i += 2
                 case UInt8(ascii: "u"):
-                    guard i + 6 <= count, hex4(at: i + 2) != nil else {
+                    guard i + 6 <= count, Self.hex4(base, at: i + 2) != nil else {
                         throw ScanError(.invalidJSON, "expected four hex digits after \\u in a string")
                     }
                     i += 6
@@ -408,8 +409,6 @@ struct JSONScanner {
         }
         return n
     }
-
-    private func hex4(at j: Int) -> UInt32? { Self.hex4(base, at: j) }
 
     private static func hex4(_ base: UnsafePointer<UInt8>, at j: Int) -> UInt32? {
         var v: UInt32 = 0

@@ -240,7 +240,7 @@ struct TileGrid: Sendable {
     /// Tile numbers by cell: a dense table over the cells the data can reach when that is
     /// small (the usual case: a city is a few hundred tiles), a dictionary otherwise (an
     /// address on another continent would make the table huge).
-    private struct CellTable {
+    struct CellTable {
         let lo: Cell, cols: Int, rows: Int
         var dense: [Int32]
         var sparse: [Cell: Int] = [:]

@@ -208,6 +208,30 @@ extension LinkResult {
         }
     }
 
+    /// The linker's tiles are numbered by cell in a dense table, or in a dictionary when that
+    /// table would be too large; both keep what is set, and nothing else, at any cell.
+    @Test func cellTableDenseAndSparseKeepTheSameEntries() {
+        var rng = SeededRandom(seed: 11)
+        for (lo, hi) in [(TileGrid.Cell(i: -3, j: -2), TileGrid.Cell(i: 40, j: 25)),
+                         (TileGrid.Cell(i: -5000, j: -3000), TileGrid.Cell(i: 5000, j: 3000))] {
+            var table = TileGrid.CellTable(lo: lo, hi: hi)
+            #expect(table.dense.isEmpty == ((hi.i - lo.i + 1) * (hi.j - lo.j + 1) > TileGrid.CellTable.denseLimit))
+            var reference: [TileGrid.Cell: Int] = [:]
+            for n in 0..<300 {
+                let c = TileGrid.Cell(i: Int(rng.next() % UInt64(hi.i - lo.i + 1)) + lo.i,
+                                      j: Int(rng.next() % UInt64(hi.j - lo.j + 1)) + lo.j)
+                table[c] = n
+                reference[c] = n
+            }
+            for (c, n) in reference { #expect(table[c] == n) }
+            for _ in 0..<300 {
+                let c = TileGrid.Cell(i: Int(rng.next() % UInt64(hi.i - lo.i + 3)) + lo.i - 1,
+                                      j: Int(rng.next() % UInt64(hi.j - lo.j + 3)) + lo.j - 1)
+                #expect(table[c] == reference[c], "cell \(c)")
+            }
+        }
+    }
+
     /// Address attributes worked out ahead (as the CLI does while the buildings are read) give
     /// the same links, street matches and ties included.
     @Test func preparedAddressAttributesGiveTheSameLinks() throws {
