@@ -224,6 +224,15 @@ public enum Provisioner {
             try GeoPackage.setExtent(db, table: table, extent)
         }
         var geometry = ByteWriter()
+        // Rows are written with their fids, the ones AUTOINCREMENT would give (one past the
+        // largest the table ever had), so that a statement can carry several rows and the
+        // R-tree entries are known without asking SQLite row by row.
+        func nextFID(_ table: String) throws -> Int64 {
+            let last = try Int64.fetchOne(db, sql: """
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(fid) FROM \(table)), 0))
+                """, arguments: [table]) ?? 0
+            return last + 1
+        }
 
         // The address rows (walking order, link, orientation, QR slug, one-line form) are made
         // on another thread while the buildings go in.
@@ -233,10 +242,10 @@ public enum Provisioner {
         // Buildings, sorted by GERS id so fids are stable; their link counts come from
         // `links.buildings`, also sorted by id.
         progress("writing \(input.buildings.count) buildings")
-        let insertBuilding = try BulkInsert(db, sql: """
-            INSERT INTO buildings (geom, gers_id, height_m, levels, subtype, class, feature_status, address_count, is_multi_unit, names, sources)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertBuilding = try BulkInsert(db, into: "buildings", columns: [
+            "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
+            "is_multi_unit", "names", "sources"])
+        var fid = try nextFID("buildings")
         var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
         var boxes: [(id: Int64, box: BBox)] = []
         boxes.reserveCapacity(input.buildings.count)
@@ -246,6 +255,7 @@ public enum Provisioner {
             let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
             GeoPackageGeometry.encode(b.footprint, into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
+            insertBuilding.int(fid)
             insertBuilding.blob(geometry.buffer)
             insertBuilding.text(b.id)
             insertBuilding.double(b.height ?? b.numFloors.map { Double($0) * 3 })
@@ -259,23 +269,24 @@ public enum Provisioner {
             insertBuilding.bool(info?.isMultiUnit ?? false)
             insertBuilding.text(b.namesJSON)
             insertBuilding.text(b.sourcesJSON)
-            boxes.append((try insertBuilding.insert(), b.bbox))
+            try insertBuilding.endRow()
+            boxes.append((fid, b.bbox))
+            fid += 1
         }
+        try insertBuilding.finish()
         try spatialIndex("buildings", boxes)
         tableWritten()
 
         progress("writing \(input.addresses.count) addresses")
         var prepared = addressRows.take()
-        let insertAddress = try BulkInsert(db, sql: """
-            INSERT INTO campaign_addresses (geom, gers_id, campaign_id, number, street, unit, postcode, postal_city, country,
-              address_levels, sources, formatted, building_gers_id, match_method, confidence, distance_m, street_match,
-              segment_gers_id, road_bearing, house_bearing, is_oriented, visited, scans, seq, qr_slug)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let insertLink = try BulkInsert(db, sql: """
-            INSERT INTO building_address_links (campaign_id, address_id, building_id, method, confidence, distance_m, street_match)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertAddress = try BulkInsert(db, into: "campaign_addresses", columns: [
+            "fid", "geom", "gers_id", "campaign_id", "number", "street", "unit", "postcode", "postal_city", "country",
+            "address_levels", "sources", "formatted", "building_gers_id", "match_method", "confidence", "distance_m",
+            "street_match", "segment_gers_id", "road_bearing", "house_bearing", "is_oriented", "visited", "scans", "seq",
+            "qr_slug"])
+        let insertLink = try BulkInsert(db, into: "building_address_links", columns: [
+            "campaign_id", "address_id", "building_id", "method", "confidence", "distance_m", "street_match"])
+        fid = try nextFID("campaign_addresses")
         var rows = 0, linksCreated = 0
         boxes = []
         boxes.reserveCapacity(input.addresses.count)
@@ -284,6 +295,7 @@ public enum Provisioner {
             let l = r.link < 0 ? nil : input.links.links[Int(r.link)]
             geometry.reset()
             GeoPackageGeometry.point(a.point).encode(into: &geometry)
+            insertAddress.int(fid)
             insertAddress.blob(geometry.buffer)
             // One call per column: an array of the values would be allocated for every row.
             insertAddress.text(a.id); insertAddress.text(campaignID); insertAddress.text(a.number)
@@ -302,33 +314,41 @@ public enum Provisioner {
             insertAddress.int(old?.scans ?? 0)
             insertAddress.int(Int(r.seq))
             insertAddress.text(r.slug)
-            boxes.append((try insertAddress.insert(), a.bbox))
+            try insertAddress.endRow()
+            boxes.append((fid, a.bbox))
+            fid += 1
             if let l, let b = l.buildingID {
                 insertLink.text(campaignID); insertLink.text(a.id); insertLink.text(b); insertLink.text(l.method.rawValue)
                 insertLink.double(l.confidence); insertLink.double(l.distance); insertLink.bool(l.streetMatch)
-                try insertLink.insert()
+                try insertLink.endRow()
                 linksCreated += 1
             }
             rows += 1
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
+        try insertAddress.finish()
+        try insertLink.finish()
         prepared = []
         try spatialIndex("campaign_addresses", boxes)
         tableWritten()
 
         progress("writing \(input.segments.count) segments")
-        let insertSegment = try BulkInsert(db, sql: """
-            INSERT INTO segments (geom, gers_id, subtype, class, subclass, name, names, sources) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertSegment = try BulkInsert(db, into: "segments", columns: [
+            "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
+        fid = try nextFID("segments")
         boxes = []
         for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
             let s = input.segments[i]
             geometry.reset()
             GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
+            insertSegment.int(fid)
             insertSegment.blob(geometry.buffer)
             for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
-            boxes.append((try insertSegment.insert(), s.bbox))
+            try insertSegment.endRow()
+            boxes.append((fid, s.bbox))
+            fid += 1
         }
+        try insertSegment.finish()
         try spatialIndex("segments", boxes)
 
         for index in lookupIndexes {

@@ -31,9 +31,9 @@ enum RTreeBulkLoad {
         }
         guard !level.isEmpty else { return }
 
-        let writeNode = try BulkInsert(db, sql: "INSERT OR REPLACE INTO \(rtree)_node (nodeno, data) VALUES (?, ?)")
-        let writeRowid = try BulkInsert(db, sql: "INSERT INTO \(rtree)_rowid (rowid, nodeno) VALUES (?, ?)")
-        let writeParent = try BulkInsert(db, sql: "INSERT INTO \(rtree)_parent (nodeno, parentnode) VALUES (?, ?)")
+        let writeNode = try BulkInsert(db, into: "\(rtree)_node", columns: ["nodeno", "data"], or: "REPLACE")
+        let writeRowid = try BulkInsert(db, into: "\(rtree)_rowid", columns: ["rowid", "nodeno"], rowsPerStatement: 128)
+        let writeParent = try BulkInsert(db, into: "\(rtree)_parent", columns: ["nodeno", "parentnode"], rowsPerStatement: 128)
         // Node numbers: 1 is the root; the others from 2 in the order they are made.
         var nextNode: Int64 = 2
         var depth = 0
@@ -65,7 +65,7 @@ enum RTreeBulkLoad {
                 box.id = node
                 parents.append(box)
                 writeNode.int(node); writeNode.blob(blob)
-                try writeNode.insert()
+                try writeNode.endRow()
                 // Leaves: where each feature id sits; above: each child node's parent.
                 for e in level[g] {
                     if depth == 0 { leafOf.append((e.id, node)) } else { parentOf.append((e.id, node)) }
@@ -75,12 +75,14 @@ enum RTreeBulkLoad {
             level = parents
             depth += 1
         }
+        try writeNode.finish()
         // In key order, so each table grows at its end.
         for (rows, insert) in [(leafOf, writeRowid), (parentOf, writeParent)] {
             for r in rows.sorted(by: { $0.id < $1.id }) {
                 insert.int(r.id); insert.int(r.node)
-                try insert.insert()
+                try insert.endRow()
             }
+            try insert.finish()
         }
     }
 
