@@ -70,6 +70,10 @@ public final class Orienter {
     private let idRank: [Int32]
     private let index: GridIndex
 
+    /// How far the first look for the facing road reaches (metres): most houses face a road
+    /// this close, and the full radius then need not be searched.
+    static let firstReach = 40.0
+
     public init(segments all: [Segment], origin: Coord, options: OrientationOptions = .init()) throws {
         self.options = options
         projection = try Projection.localMetric(around: origin)
@@ -178,23 +182,36 @@ public final class Orienter {
         }
         // The street as a segment name number; -2 when no segment has that name.
         let want: Int32? = key.map { keyNumbers[$0] ?? -2 }
-        for s in index.query(box.expanded(by: r)) {
-            let d: Double
-            if let point {
-                d = try point.distance(to: lineGeoms[s])   // a point standing for a house
-                guard d <= r else { continue }
-            } else {
-                // A segment is measured only as far as it could still win: a road of another
-                // name is out once one of the street's name is found, and each is bounded by
-                // the best it would have to beat (ties are kept: they go by id).
-                let onStreet = want != nil && keys[s] == want
-                if !onStreet && named != nil { continue }
-                let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
-                guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { continue }
-                d = dd
+        // The roads near the house first, then, only when the answer could lie farther, all
+        // within the radius. A road at distance d from the footprint meets its envelope grown
+        // by d, so a winner found closer than the first reach (less a hair for rounding) has
+        // no rival outside it: the answer is the one the full search gives.
+        let reach = min(r, Orienter.firstReach)
+        for round in reach < r ? [reach, r] : [r] {
+            any = nil; named = nil
+            for s in index.query(box.expanded(by: round)) {
+                let d: Double
+                if let point {
+                    d = try point.distance(to: lineGeoms[s])   // a point standing for a house
+                    guard d <= r else { continue }
+                } else {
+                    // A segment is measured only as far as it could still win: a road of another
+                    // name is out once one of the street's name is found, and each is bounded by
+                    // the best it would have to beat (ties are kept: they go by id).
+                    let onStreet = want != nil && keys[s] == want
+                    if !onStreet && named != nil { continue }
+                    let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
+                    guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { continue }
+                    d = dd
+                }
+                if better(s, d, than: any) { any = (s, d) }
+                if let want, keys[s] == want, better(s, d, than: named) { named = (s, d) }
             }
-            if better(s, d, than: any) { any = (s, d) }
-            if let want, keys[s] == want, better(s, d, than: named) { named = (s, d) }
+            // Settled: the street's road found near, or no road of the street's name exists
+            // (none asked, or none anywhere) and the nearest road is near.
+            let sure = round * (1 - 1e-9) - 1e-6
+            if let n = named, n.1 <= sure { break }
+            if want == nil || want == -2, let a = any, a.1 <= sure { break }
         }
         guard case let (s, d)? = named ?? any, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
         let q = closest.point
@@ -355,3 +372,4 @@ extension Orienter {
         }.sorted { $0.buildingID < $1.buildingID }
     }
 }
+

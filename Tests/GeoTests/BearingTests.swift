@@ -86,6 +86,34 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
         #expect(rows[1].orientation?.segmentID == "side")
     }
 
+    /// The search looks near the house first (Orienter.firstReach) and goes on to the whole
+    /// radius when the answer could lie farther: the street's road beyond the first reach
+    /// still beats a nearer road of another name, from a footprint or from a bare point, and
+    /// with no street to match the nearest road counts wherever it lies within the radius.
+    @Test func roadsBeyondTheFirstReachAreStillFound() throws {
+        #expect(Orienter.firstReach < 70)
+        var s = Scene()
+        s.building("h", house)
+        s.road("side", "LINESTRING(20 -90,20 90)", name: "Side Street")
+        s.road("main", "LINESTRING(-90 -75,90 -75)", name: "Main Street")
+        s.address("a", 0, -6, street: "MAIN ST")
+        s.address("p", 500, 500, street: "Far Street")
+        s.road("far", "LINESTRING(430 400,430 600)", name: "Far Street")
+        s.road("near", "LINESTRING(515 400,515 600)", name: "Near Street")
+        let rows = try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments)
+        #expect(rows.map(\.addressID) == ["a", "p"])
+        #expect(rows[0].orientation?.segmentID == "main")
+        #expect(rows[0].orientation.map { abs($0.distance - 70) < 0.01 } == true)
+        #expect(rows[1].buildingID == nil && rows[1].orientation?.segmentID == "far")
+
+        var lone = Scene()
+        lone.building("h", house)
+        lone.road("r", "LINESTRING(65 -90,65 90)", name: nil)
+        lone.road("s", "LINESTRING(-90 95,90 95)", name: nil)
+        let o = try #require(try lone.orientBuildings()["h"]?.orientation)
+        #expect(o.segmentID == "r" && abs(o.distance - 60) < 0.01)
+    }
+
     @Test func anUnlinkedAddressIsOrientedFromItsPoint() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 -20,50 -20)", name: "Main Street")
