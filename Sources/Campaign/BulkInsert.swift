@@ -73,6 +73,12 @@ final class BulkInsert {
         kinds.append(.text); words.append(Int64(start)); lengths.append(Int32(bytes.count - start))
     }
 
+    /// A text given as its UTF-8 bytes.
+    func text(utf8: UnsafeBufferPointer<UInt8>) {
+        kinds.append(.text); words.append(Int64(bytes.count)); lengths.append(Int32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
     func blob(_ b: [UInt8]) {
         kinds.append(.blob); words.append(Int64(bytes.count)); lengths.append(Int32(b.count))
         bytes.append(contentsOf: b)

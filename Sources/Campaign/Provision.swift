@@ -215,12 +215,22 @@ public enum Provisioner {
         try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
         // Each table's R-tree is packed in one go once its rows are in (RTreeBulkLoad); then its
-        // triggers come back and its extent is set from the same envelopes.
-        func spatialIndex(_ table: String, _ entries: [(id: Int64, box: BBox)]) throws {
-            try RTreeBulkLoad.build(db, rtree: "rtree_\(table)_geom", entries: entries)
+        // triggers come back and its extent is set from the same envelopes. The packing (sorts)
+        // is worked out on another thread from the moment the rows' fids and envelopes are known.
+        func startSpatialIndex(_ table: String, _ entries: @escaping @Sendable () -> [(id: Int64, box: BBox)]) throws
+            -> Background<(RTreeBulkLoad.Plan, BBox)> {
+            let nodeSize = try RTreeBulkLoad.create(db, rtree: "rtree_\(table)_geom")
+            return Background {
+                let e = entries()
+                var extent = BBox.empty
+                for x in e { extent.expand(x.box) }
+                return (RTreeBulkLoad.plan(e, nodeSize: nodeSize), extent)
+            }
+        }
+        func finishSpatialIndex(_ table: String, _ job: Background<(RTreeBulkLoad.Plan, BBox)>) throws {
+            let (plan, extent) = job.take()
+            try RTreeBulkLoad.write(db, rtree: "rtree_\(table)_geom", plan)
             try GeoPackage.createSpatialIndexTriggers(db, table: table)
-            var extent = BBox.empty
-            for e in entries { extent.expand(e.box) }
             try GeoPackage.setExtent(db, table: table, extent)
         }
         var geometry = ByteWriter()
@@ -247,10 +257,12 @@ public enum Provisioner {
             "is_multi_unit", "names", "sources"])
         var fid = try nextFID("buildings")
         var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
-        var boxes: [(id: Int64, box: BBox)] = []
-        boxes.reserveCapacity(input.buildings.count)
         var orphans = 0
-        for i in IDOrder.sortedIndices(input.buildings.map { $0.id }) {
+        let buildingOrder = IDOrder.sortedIndices(input.buildings.map { $0.id })
+        let buildingIndex = try startSpatialIndex("buildings") { [fid] in
+            buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
+        }
+        for i in buildingOrder {
             let b = input.buildings[i]
             let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
             geometry.reset()
@@ -270,11 +282,10 @@ public enum Provisioner {
             insertBuilding.text(b.namesJSON)
             insertBuilding.text(b.sourcesJSON)
             try insertBuilding.endRow()
-            boxes.append((fid, b.bbox))
             fid += 1
         }
         try insertBuilding.finish()
-        try spatialIndex("buildings", boxes)
+        try finishSpatialIndex("buildings", buildingIndex)
         tableWritten()
 
         progress("writing \(input.addresses.count) addresses")
@@ -288,24 +299,31 @@ public enum Provisioner {
             "campaign_id", "address_id", "building_id", "method", "confidence", "distance_m", "street_match"])
         fid = try nextFID("campaign_addresses")
         var rows = 0, linksCreated = 0
-        boxes = []
-        boxes.reserveCapacity(input.addresses.count)
-        for r in prepared {
-            let a = input.addresses[Int(r.index)], o = r.orientation, old = r.kept
-            let l = r.link < 0 ? nil : input.links.links[Int(r.link)]
+        let addressIndex = try startSpatialIndex("campaign_addresses") { [fid, prepared] in
+            prepared.rows.enumerated().map { (fid + Int64($0.offset), input.addresses[Int($0.element.index)].bbox) }
+        }
+        let links = input.links.links, orientations = input.orientations
+        for (k, r) in prepared.rows.enumerated() {
+            let i = Int(r.index), j = Int(r.link)
+            let o = r.orientation < 0 ? nil : orientations[Int(r.orientation)].orientation
+            let old = kept.isEmpty ? nil : kept[input.addresses[i].id]
             geometry.reset()
-            GeoPackageGeometry.point(a.point).encode(into: &geometry)
+            GeoPackageGeometry.point(input.addresses[i].point).encode(into: &geometry)
             insertAddress.int(fid)
             insertAddress.blob(geometry.buffer)
-            // One call per column: an array of the values would be allocated for every row.
-            insertAddress.text(a.id); insertAddress.text(campaignID); insertAddress.text(a.number)
-            insertAddress.text(a.street); insertAddress.text(a.unit); insertAddress.text(a.postcode)
-            insertAddress.text(a.postalCity); insertAddress.text(a.country); insertAddress.text(a.addressLevelsJSON)
-            insertAddress.text(a.sourcesJSON); insertAddress.text(r.formatted); insertAddress.text(l?.buildingID)
-            insertAddress.text((l?.method ?? .none).rawValue)
-            insertAddress.double(l?.confidence ?? 0)
-            insertAddress.double(l?.distance ?? 0)
-            insertAddress.bool(l?.streetMatch ?? false)
+            // One call per column (an array of the values would be allocated for every row), each
+            // read in place (a copy of the address or link would retain all its texts).
+            insertAddress.text(input.addresses[i].id); insertAddress.text(campaignID); insertAddress.text(input.addresses[i].number)
+            insertAddress.text(input.addresses[i].street); insertAddress.text(input.addresses[i].unit)
+            insertAddress.text(input.addresses[i].postcode); insertAddress.text(input.addresses[i].postalCity)
+            insertAddress.text(input.addresses[i].country); insertAddress.text(input.addresses[i].addressLevelsJSON)
+            insertAddress.text(input.addresses[i].sourcesJSON)
+            prepared.formatted(k) { insertAddress.text(utf8: $0) }
+            insertAddress.text(j < 0 ? nil : links[j].buildingID)
+            insertAddress.text((j < 0 ? .none : links[j].method).rawValue)
+            insertAddress.double(j < 0 ? 0 : links[j].confidence)
+            insertAddress.double(j < 0 ? 0 : links[j].distance)
+            insertAddress.bool(j < 0 ? false : links[j].streetMatch)
             insertAddress.text(o?.segmentID)
             insertAddress.double(o?.roadBearing)
             insertAddress.double(o?.houseBearing)
@@ -315,11 +333,11 @@ public enum Provisioner {
             insertAddress.int(Int(r.seq))
             insertAddress.text(r.slug)
             try insertAddress.endRow()
-            boxes.append((fid, a.bbox))
             fid += 1
-            if let l, let b = l.buildingID {
-                insertLink.text(campaignID); insertLink.text(a.id); insertLink.text(b); insertLink.text(l.method.rawValue)
-                insertLink.double(l.confidence); insertLink.double(l.distance); insertLink.bool(l.streetMatch)
+            if j >= 0, let b = links[j].buildingID {
+                insertLink.text(campaignID); insertLink.text(input.addresses[i].id); insertLink.text(b)
+                insertLink.text(links[j].method.rawValue)
+                insertLink.double(links[j].confidence); insertLink.double(links[j].distance); insertLink.bool(links[j].streetMatch)
                 try insertLink.endRow()
                 linksCreated += 1
             }
@@ -328,15 +346,15 @@ public enum Provisioner {
         }
         try insertAddress.finish()
         try insertLink.finish()
-        prepared = []
-        try spatialIndex("campaign_addresses", boxes)
+        prepared = AddressRows()
+        try finishSpatialIndex("campaign_addresses", addressIndex)
         tableWritten()
 
         progress("writing \(input.segments.count) segments")
         let insertSegment = try BulkInsert(db, into: "segments", columns: [
             "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
         fid = try nextFID("segments")
-        boxes = []
+        var boxes: [(id: Int64, box: BBox)] = []
         for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
             let s = input.segments[i]
             geometry.reset()
@@ -349,7 +367,7 @@ public enum Provisioner {
             fid += 1
         }
         try insertSegment.finish()
-        try spatialIndex("segments", boxes)
+        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
 
         for index in lookupIndexes {
             try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.on)")
@@ -369,18 +387,28 @@ public enum Provisioner {
 
     /// An address row's values that take work to make, in the order rows are written (by id).
     struct AddressRow: Sendable {
-        /// Into `input.addresses`, and into `input.links.links` (-1: no link).
-        var index: Int32, link: Int32
+        /// Into `input.addresses`, `input.links.links` and `input.orientations` (-1: none).
+        var index: Int32, link: Int32, orientation: Int32
         var seq: Int32
-        var orientation: Orientation?
-        var kept: KeptFields?
         var slug: String
-        var formatted: String
+    }
+
+    /// The rows, and their one-line forms one after another in one buffer (a string each
+    /// would be an allocation each, tens of megabytes at a city's addresses).
+    struct AddressRows: Sendable {
+        var rows: [AddressRow] = []
+        var formattedBytes: [UInt8] = []
+        var formattedEnds: [Int32] = []
+
+        func formatted(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            let start = k == 0 ? 0 : Int(formattedEnds[k - 1])
+            formattedBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<Int(formattedEnds[k])])) }
+        }
     }
 
     struct KeptFields: Sendable { var visited: Bool; var scans: Int; var slug: String? }
 
-    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> [AddressRow] {
+    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> AddressRows {
         // Walking order: street, house number (numeric, then as written), unit, id.
         let streetKeys = StreetName.keys(input.addresses.lazy.map { $0.street }).map { $0 ?? "" }
         let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
@@ -394,29 +422,31 @@ public enum Provisioner {
             if units[i] != units[j] { return units[i] < units[j] }
             return ids[i] < ids[j]
         }
-        var seq = [Int](repeating: 0, count: input.addresses.count)
-        for (n, i) in order.enumerated() { seq[i] = n + 1 }
+        var seq = [Int32](repeating: 0, count: input.addresses.count)
+        for (n, i) in order.enumerated() { seq[i] = Int32(n + 1) }
 
         var slugs = Set(kept.values.compactMap(\.slug))
         // One link per address, sorted by address id like the rows made here.
         var links = SortedLookup(input.links.links.map(\.addressID))
         var orientations = SortedLookup(input.orientations.map(\.addressID))
-        var rows: [AddressRow] = []
-        rows.reserveCapacity(input.addresses.count)
+        var out = AddressRows()
+        out.rows.reserveCapacity(input.addresses.count)
+        out.formattedEnds.reserveCapacity(input.addresses.count)
         for i in IDOrder.sortedIndices(ids) {
             let id = ids[i]
             let l = links.next(id) ?? -1
-            let old = kept[id]
-            var slug = old?.slug
+            var slug = kept.isEmpty ? nil : kept[id]?.slug
             if slug == nil {
                 repeat { slug = QRSlug.make() } while slugs.contains(slug!)
                 slugs.insert(slug!)
             }
-            let o = orientations.next(id).flatMap { input.orientations[$0].orientation }
-            rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: Int32(seq[i]), orientation: o,
-                                   kept: old, slug: slug!, formatted: AddressFormat.oneLine(input.addresses[i])))
+            let o = orientations.next(id) ?? -1
+            out.rows.append(AddressRow(index: Int32(i), link: Int32(l), orientation: Int32(o), seq: seq[i], slug: slug!))
+            var line = AddressFormat.oneLine(input.addresses[i])
+            line.withUTF8 { out.formattedBytes.append(contentsOf: $0) }
+            out.formattedEnds.append(Int32(out.formattedBytes.count))
         }
-        return rows
+        return out
     }
 
     /// The secondary indexes (migrations 002 and 004) that a provision drops and builds again

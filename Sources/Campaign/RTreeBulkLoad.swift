@@ -19,27 +19,42 @@ enum RTreeBulkLoad {
     /// `rtree` is recreated empty (its triggers must be dropped by the caller), then filled
     /// with `entries` (feature id and envelope in degrees; empty envelopes are skipped).
     static func build(_ db: Database, rtree: String, entries: [(id: Int64, box: BBox)]) throws {
+        let nodeSize = try create(db, rtree: rtree)
+        try write(db, rtree: rtree, plan(entries, nodeSize: nodeSize))
+    }
+
+    /// Recreates `rtree` empty; returns the size of its nodes in bytes (what `plan` needs).
+    static func create(_ db: Database, rtree: String) throws -> Int {
         try db.execute(sql: "DROP TABLE IF EXISTS \(rtree)")
         try db.execute(sql: "CREATE VIRTUAL TABLE \(rtree) USING rtree(id, minx, maxx, miny, maxy)")
         guard let nodeSize = try Int.fetchOne(db, sql: "SELECT length(data) FROM \(rtree)_node WHERE nodeno = 1") else {
             throw GeoPackageError.badGeometry("the R-tree \(rtree) has no root node")
         }
+        return nodeSize
+    }
+
+    /// The packed tree, worked out without the database (so on any thread): each level's
+    /// entries in node order with the nodes' ranges (leaves first; above, the nodes below as
+    /// entries), and each feature's leaf and each node's parent, sorted by id.
+    struct Plan: Sendable {
+        var nodeSize: Int
+        var levels: [(entries: [Entry], nodes: [Range<Int>])] = []
+        var leafOf: [(id: Int64, node: Int64)] = []
+        var parentOf: [(id: Int64, node: Int64)] = []
+    }
+
+    static func plan(_ entries: [(id: Int64, box: BBox)], nodeSize: Int) -> Plan {
+        var plan = Plan(nodeSize: nodeSize)
         let perNode = (nodeSize - 4) / cellBytes
         var level = entries.compactMap { e -> Entry? in
             e.box.isEmpty ? nil : Entry(id: e.id, minX: roundDown(e.box.minX), maxX: roundUp(e.box.maxX),
                                         minY: roundDown(e.box.minY), maxY: roundUp(e.box.maxY))
         }
-        guard !level.isEmpty else { return }
-
-        let writeNode = try BulkInsert(db, into: "\(rtree)_node", columns: ["nodeno", "data"], or: "REPLACE")
-        let writeRowid = try BulkInsert(db, into: "\(rtree)_rowid", columns: ["rowid", "nodeno"], rowsPerStatement: 128)
-        let writeParent = try BulkInsert(db, into: "\(rtree)_parent", columns: ["nodeno", "parentnode"], rowsPerStatement: 128)
+        guard !level.isEmpty else { return plan }
+        // Ties in the sorts go by id: the entries' ranks in id order (provisions give them so).
+        if !zip(level, level.dropFirst()).allSatisfy({ $0.id < $1.id }) { level.sort { $0.id < $1.id } }
         // Node numbers: 1 is the root; the others from 2 in the order they are made.
         var nextNode: Int64 = 2
-        var depth = 0
-        var blob = [UInt8](repeating: 0, count: nodeSize)
-        var leafOf: [(id: Int64, node: Int64)] = [], parentOf: [(id: Int64, node: Int64)] = []
-        leafOf.reserveCapacity(level.count)
         while true {
             let groups = strGroups(&level, perNode: perNode)
             let isRoot = groups.count == 1
@@ -48,37 +63,69 @@ enum RTreeBulkLoad {
             for g in groups {
                 let node: Int64 = isRoot ? 1 : nextNode
                 if !isRoot { nextNode += 1 }
-                for i in blob.indices { blob[i] = 0 }
-                if isRoot { blob[0] = UInt8(depth >> 8); blob[1] = UInt8(depth & 0xff) }
-                blob[2] = UInt8(g.count >> 8); blob[3] = UInt8(g.count & 0xff)
                 var box = level[g.lowerBound]
-                var at = 4
                 for e in level[g] {
-                    put(e.id.bigEndian, into: &blob, at: &at)
-                    put(e.minX.bitPattern.bigEndian, into: &blob, at: &at)
-                    put(e.maxX.bitPattern.bigEndian, into: &blob, at: &at)
-                    put(e.minY.bitPattern.bigEndian, into: &blob, at: &at)
-                    put(e.maxY.bitPattern.bigEndian, into: &blob, at: &at)
                     box.minX = min(box.minX, e.minX); box.maxX = max(box.maxX, e.maxX)
                     box.minY = min(box.minY, e.minY); box.maxY = max(box.maxY, e.maxY)
                 }
                 box.id = node
                 parents.append(box)
+            }
+            plan.levels.append((level, groups))
+            if isRoot { break }
+            level = parents   // made in node number order, so already in id order
+        }
+        // Leaves: where each feature id sits; above: each child node's parent.
+        var firstNode: Int64 = 2
+        for (depth, l) in plan.levels.enumerated() {
+            let isRoot = depth + 1 == plan.levels.count
+            var node = isRoot ? 1 : firstNode
+            if !isRoot { firstNode += Int64(l.nodes.count) }
+            var pairs: [(id: Int64, node: Int64)] = []
+            pairs.reserveCapacity(l.entries.count)
+            for g in l.nodes {
+                for e in l.entries[g] { pairs.append((e.id, node)) }
+                node += 1
+            }
+            pairs.sort { $0.id < $1.id }
+            if depth == 0 { plan.leafOf = pairs } else { plan.parentOf.append(contentsOf: pairs) }
+        }
+        plan.parentOf.sort { $0.id < $1.id }
+        return plan
+    }
+
+    /// Writes a plan made for `rtree` (by `create`) into its shadow tables.
+    static func write(_ db: Database, rtree: String, _ plan: Plan) throws {
+        guard !plan.levels.isEmpty else { return }
+        let writeNode = try BulkInsert(db, into: "\(rtree)_node", columns: ["nodeno", "data"], or: "REPLACE")
+        let writeRowid = try BulkInsert(db, into: "\(rtree)_rowid", columns: ["rowid", "nodeno"], rowsPerStatement: 128)
+        let writeParent = try BulkInsert(db, into: "\(rtree)_parent", columns: ["nodeno", "parentnode"], rowsPerStatement: 128)
+        var blob = [UInt8](repeating: 0, count: plan.nodeSize)
+        var nextNode: Int64 = 2
+        for (depth, l) in plan.levels.enumerated() {
+            let isRoot = depth + 1 == plan.levels.count
+            for g in l.nodes {
+                let node: Int64 = isRoot ? 1 : nextNode
+                if !isRoot { nextNode += 1 }
+                for i in blob.indices { blob[i] = 0 }
+                if isRoot { blob[0] = UInt8(depth >> 8); blob[1] = UInt8(depth & 0xff) }
+                blob[2] = UInt8(g.count >> 8); blob[3] = UInt8(g.count & 0xff)
+                var at = 4
+                for e in l.entries[g] {
+                    put(e.id.bigEndian, into: &blob, at: &at)
+                    put(e.minX.bitPattern.bigEndian, into: &blob, at: &at)
+                    put(e.maxX.bitPattern.bigEndian, into: &blob, at: &at)
+                    put(e.minY.bitPattern.bigEndian, into: &blob, at: &at)
+                    put(e.maxY.bitPattern.bigEndian, into: &blob, at: &at)
+                }
                 writeNode.int(node); writeNode.blob(blob)
                 try writeNode.endRow()
-                // Leaves: where each feature id sits; above: each child node's parent.
-                for e in level[g] {
-                    if depth == 0 { leafOf.append((e.id, node)) } else { parentOf.append((e.id, node)) }
-                }
             }
-            if isRoot { break }
-            level = parents
-            depth += 1
         }
         try writeNode.finish()
         // In key order, so each table grows at its end.
-        for (rows, insert) in [(leafOf, writeRowid), (parentOf, writeParent)] {
-            for r in rows.sorted(by: { $0.id < $1.id }) {
+        for (rows, insert) in [(plan.leafOf, writeRowid), (plan.parentOf, writeParent)] {
+            for r in rows {
                 insert.int(r.id); insert.int(r.node)
                 try insert.endRow()
             }
@@ -88,21 +135,25 @@ enum RTreeBulkLoad {
 
     static let cellBytes = 8 + 4 * 4
 
-    /// Sort-Tile-Recursive: sorts `items` into vertical slices by centre x, each slice by
-    /// centre y (ties by id, so the tree does not depend on input order), and cuts runs of
-    /// `perNode`; returns the runs' index ranges.
+    /// Sort-Tile-Recursive: sorts `items` (given in id order) into vertical slices by centre
+    /// x, each slice by centre y (ties by id, so the tree does not depend on input order),
+    /// and cuts runs of `perNode`; returns the runs' index ranges.
     static func strGroups(_ items: inout [Entry], perNode: Int) -> [Range<Int>] {
         let n = items.count
         let nodes = (n + perNode - 1) / perNode
         let slices = Int(Double(nodes).squareRoot().rounded(.up))
         let perSlice = slices * perNode
-        items.sort { ($0.cx, $0.id) < ($1.cx, $1.id) }
+        // Each item's rank in id order, for the ties.
+        precondition(n < 1 << 32, "R-tree: too many entries")
+        var rank = [UInt32](repeating: 0, count: n)
+        for i in 0..<n { rank[i] = UInt32(i) }
+        sortByCentre(&items, &rank, 0..<n, x: true)
         var groups: [Range<Int>] = []
         groups.reserveCapacity(nodes)
         var start = 0
         while start < n {
             let end = min(n, start + perSlice)
-            items[start..<end].sort { ($0.cy, $0.id) < ($1.cy, $1.id) }
+            sortByCentre(&items, &rank, start..<end, x: false)
             var g = start
             while g < end {
                 groups.append(g..<min(end, g + perNode))
@@ -111,6 +162,31 @@ enum RTreeBulkLoad {
             start = end
         }
         return groups
+    }
+
+    /// Sorts `items[range]` (and `rank` along) by centre x or y, ties by rank: one sort of
+    /// 64-bit keys (the centre's bits in an order-keeping form above the rank) instead of
+    /// comparing entries.
+    private static func sortByCentre(_ items: inout [Entry], _ rank: inout [UInt32], _ range: Range<Int>, x: Bool) {
+        var keys: [(key: UInt64, at: Int32)] = []
+        keys.reserveCapacity(range.count)
+        for i in range {
+            let e = items[i]
+            // + 0 turns -0 into +0, which compares equal to it.
+            let c = (x ? e.cx : e.cy) + 0
+            let bits = c.bitPattern
+            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            keys.append((UInt64(ordered) << 32 | UInt64(rank[i]), Int32(i)))
+        }
+        keys.sort { $0.key < $1.key }
+        let oldItems = Array(items[range])
+        let oldRank = Array(rank[range])
+        let base = range.lowerBound
+        for (k, key) in keys.enumerated() {
+            let from = Int(key.at) - base
+            items[base + k] = oldItems[from]
+            rank[base + k] = oldRank[from]
+        }
     }
 
     private static func put<T: FixedWidthInteger>(_ v: T, into blob: inout [UInt8], at: inout Int) {
