@@ -1,5 +1,59 @@
+import Foundation
 import GRDB
 import GRDBSQLite
+
+/// The values of rows for one table, column by column, gathered apart from the database (so on
+/// any thread): kind, then the integer, the double's bits, or the offset of the bytes in
+/// `bytes` with their length. Texts and blobs of all the rows share the one byte buffer.
+struct RowValues: Sendable {
+    enum Kind: UInt8, Sendable { case null, int, double, text, blob }
+    var kinds: [Kind] = []
+    var words: [Int64] = []
+    var lengths: [Int32] = []
+    var bytes: [UInt8] = []
+    private(set) var rows = 0
+
+    init(capacity values: Int = 0) {
+        kinds.reserveCapacity(values); words.reserveCapacity(values); lengths.reserveCapacity(values)
+    }
+
+    mutating func null() { kinds.append(.null); words.append(0); lengths.append(0) }
+
+    mutating func int(_ v: Int64) { kinds.append(.int); words.append(v); lengths.append(0) }
+    mutating func int(_ v: Int) { int(Int64(v)) }
+    mutating func int(_ v: Int?) { if let v { int(Int64(v)) } else { null() } }
+    mutating func bool(_ v: Bool) { int(Int64(v ? 1 : 0)) }
+
+    mutating func double(_ v: Double) { kinds.append(.double); words.append(Int64(bitPattern: v.bitPattern)); lengths.append(0) }
+    mutating func double(_ v: Double?) { if let v { double(v) } else { null() } }
+
+    mutating func text(_ s: String?) {
+        guard var s else { return null() }
+        let start = bytes.count
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+        kinds.append(.text); words.append(Int64(start)); lengths.append(Int32(bytes.count - start))
+    }
+
+    /// A text given as its UTF-8 bytes.
+    mutating func text(utf8: UnsafeBufferPointer<UInt8>) {
+        kinds.append(.text); words.append(Int64(bytes.count)); lengths.append(Int32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    mutating func blob(_ b: [UInt8]) {
+        kinds.append(.blob); words.append(Int64(bytes.count)); lengths.append(Int32(b.count))
+        bytes.append(contentsOf: b)
+    }
+
+    /// Ends the row whose values were given since the last one.
+    mutating func endRow() { rows += 1 }
+
+    mutating func removeAll() {
+        kinds.removeAll(keepingCapacity: true); words.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true); bytes.removeAll(keepingCapacity: true)
+        rows = 0
+    }
+}
 
 /// Bulk loads through the SQLite C API: rows are given column by column, gathered into
 /// statements of several rows each (`INSERT … VALUES (…), (…), …`), and each statement is
@@ -8,30 +62,25 @@ import GRDBSQLite
 /// SQLite a statement's start and end per row (and, on an AUTOINCREMENT table, a look-up and
 /// an update of `sqlite_sequence`): at a million rows, several seconds.
 ///
-/// Texts and blobs are copied into one buffer of the statement's rows and bound from there
-/// without another copy (SQLITE_STATIC, valid until the step), so SQLite allocates nothing per
-/// value. Rows go in in the order given; errors come back as GRDB `DatabaseError`s. Call
-/// `finish()` after the last row: rows of a statement not yet full are written then.
+/// Texts and blobs are bound from the rows' byte buffer without another copy (SQLITE_STATIC,
+/// valid until the step), so SQLite allocates nothing per value. Rows go in in the order given;
+/// errors come back as GRDB `DatabaseError`s. Rows are given here one value at a time (call
+/// `finish()` after the last: rows of a statement not yet full are written then), or gathered
+/// elsewhere into `RowValues` and written in one call (`write`).
 final class BulkInsert {
     private let db: Database
     private let prefix: String
     private let rowSQL: String
-    private let columns: Int
+    let columns: Int
     private let rowsPerStatement: Int
-    /// The full statement, prepared once; a shorter one for the rows left at `finish()`.
+    /// The full statement, prepared once; shorter ones as they are needed, kept by row count.
     private let statement: Statement
+    private var shorter: [Int: Statement] = [:]
     private let connection: OpaquePointer?
-
-    private enum Kind: UInt8 { case null, int, double, text, blob }
-    /// The values of the rows gathered so far: kind, then the integer, the double's bits, or
-    /// the offset of the bytes in `bytes` with their length in `lengths`.
-    /// (Unchecked: only this object touches them, one call at a time; the runtime's
-    /// exclusivity checks cost more than the appends at a million rows.)
-    @exclusivity(unchecked) private var kinds: [Kind] = []
-    @exclusivity(unchecked) private var words: [Int64] = []
-    @exclusivity(unchecked) private var lengths: [Int32] = []
-    @exclusivity(unchecked) private var bytes: [UInt8] = []
-    @exclusivity(unchecked) private var rows = 0
+    /// The rows given here one value at a time and not written yet. (Unchecked: only this
+    /// object touches it, one call at a time; the runtime's exclusivity checks cost more than
+    /// the appends at a million rows.)
+    @exclusivity(unchecked) private var pending: RowValues
 
     /// `INSERT [OR conflict] INTO table (columns) VALUES …`, `rowsPerStatement` rows a statement.
     init(_ db: Database, into table: String, columns names: [String], or conflict: String? = nil,
@@ -45,9 +94,11 @@ final class BulkInsert {
         rowSQL = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         statement = try db.makeStatement(sql: Self.sql(prefix, rowSQL, rows: self.rowsPerStatement))
         connection = db.sqliteConnection
-        let values = columns * self.rowsPerStatement
-        kinds.reserveCapacity(values); words.reserveCapacity(values); lengths.reserveCapacity(values)
+        pending = RowValues(capacity: columns * self.rowsPerStatement)
     }
+
+    /// How many rows a chunk of `RowValues` should hold to fill whole statements.
+    func rows(filling statements: Int) -> Int { rowsPerStatement * statements }
 
     private static func sql(_ prefix: String, _ row: String, rows: Int) -> String {
         prefix + Array(repeating: row, count: rows).joined(separator: ", ")
@@ -56,72 +107,74 @@ final class BulkInsert {
     /// SQLite needs a non-null pointer for an empty text or blob (null would bind NULL).
     nonisolated(unsafe) private static let empty = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
-    func null() { kinds.append(.null); words.append(0); lengths.append(0) }
-
-    func int(_ v: Int64) { kinds.append(.int); words.append(v); lengths.append(0) }
-    func int(_ v: Int) { int(Int64(v)) }
-    func int(_ v: Int?) { if let v { int(Int64(v)) } else { null() } }
-    func bool(_ v: Bool) { int(Int64(v ? 1 : 0)) }
-
-    func double(_ v: Double) { kinds.append(.double); words.append(Int64(bitPattern: v.bitPattern)); lengths.append(0) }
-    func double(_ v: Double?) { if let v { double(v) } else { null() } }
-
-    func text(_ s: String?) {
-        guard var s else { return null() }
-        let start = bytes.count
-        s.withUTF8 { bytes.append(contentsOf: $0) }
-        kinds.append(.text); words.append(Int64(start)); lengths.append(Int32(bytes.count - start))
-    }
-
-    /// A text given as its UTF-8 bytes.
-    func text(utf8: UnsafeBufferPointer<UInt8>) {
-        kinds.append(.text); words.append(Int64(bytes.count)); lengths.append(Int32(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
-
-    func blob(_ b: [UInt8]) {
-        kinds.append(.blob); words.append(Int64(bytes.count)); lengths.append(Int32(b.count))
-        bytes.append(contentsOf: b)
-    }
+    func null() { pending.null() }
+    func int(_ v: Int64) { pending.int(v) }
+    func int(_ v: Int) { pending.int(v) }
+    func int(_ v: Int?) { pending.int(v) }
+    func bool(_ v: Bool) { pending.bool(v) }
+    func double(_ v: Double) { pending.double(v) }
+    func double(_ v: Double?) { pending.double(v) }
+    func text(_ s: String?) { pending.text(s) }
+    func text(utf8: UnsafeBufferPointer<UInt8>) { pending.text(utf8: utf8) }
+    func blob(_ b: [UInt8]) { pending.blob(b) }
 
     /// Ends the row whose values were given since the last one; writes the gathered rows when
     /// they fill a statement.
     func endRow() throws {
-        rows += 1
-        precondition(kinds.count == rows * columns, "BulkInsert: a row of \(kinds.count - (rows - 1) * columns) values, not \(columns)")
-        if rows == rowsPerStatement { try flush(statement) }
+        pending.endRow()
+        if pending.rows == rowsPerStatement {
+            defer { pending.removeAll() }
+            try write(pending)
+        }
     }
 
     /// Writes the rows not written yet.
     func finish() throws {
-        guard rows > 0 else { return }
-        try flush(try db.makeStatement(sql: Self.sql(prefix, rowSQL, rows: rows)))
+        guard pending.rows > 0 else { return }
+        defer { pending.removeAll() }
+        try write(pending)
     }
 
-    private func flush(_ statement: Statement) throws {
+    /// Writes all the rows of `values` (gathered for this table's columns), in order.
+    func write(_ values: RowValues) throws {
+        precondition(values.kinds.count == values.rows * columns,
+                     "BulkInsert: \(values.kinds.count) values for \(values.rows) rows of \(columns)")
+        var row = 0
+        while row < values.rows {
+            let n = min(rowsPerStatement, values.rows - row)
+            let s: Statement
+            if n == rowsPerStatement { s = statement } else if let made = shorter[n] { s = made } else {
+                s = try db.makeStatement(sql: Self.sql(prefix, rowSQL, rows: n))
+                shorter[n] = s
+            }
+            try step(s, values, first: row * columns, count: n * columns)
+            row += n
+        }
+    }
+
+    /// Binds `count` values of `values` from `first` to the parameters of `statement`, steps it.
+    private func step(_ statement: Statement, _ values: RowValues, first: Int, count: Int) throws {
         let handle = statement.sqliteStatement
-        let rc: Int32 = bytes.withUnsafeBytes { buffer in
+        let rc: Int32 = values.bytes.withUnsafeBytes { buffer in
             let base = buffer.baseAddress
-            for i in kinds.indices {
-                let c = Int32(i + 1)
-                switch kinds[i] {
+            for k in 0..<count {
+                let i = first + k, c = Int32(k + 1)
+                switch values.kinds[i] {
                 case .null: sqlite3_bind_null(handle, c)
-                case .int: sqlite3_bind_int64(handle, c, words[i])
-                case .double: sqlite3_bind_double(handle, c, Double(bitPattern: UInt64(bitPattern: words[i])))
+                case .int: sqlite3_bind_int64(handle, c, values.words[i])
+                case .double: sqlite3_bind_double(handle, c, Double(bitPattern: UInt64(bitPattern: values.words[i])))
                 case .text, .blob:
-                    let p = lengths[i] == 0 ? UnsafeRawPointer(Self.empty) : base! + Int(words[i])
-                    if kinds[i] == .text {
-                        sqlite3_bind_text(handle, c, p.assumingMemoryBound(to: CChar.self), lengths[i], nil)
+                    let length = values.lengths[i]
+                    let p = length == 0 ? UnsafeRawPointer(Self.empty) : base! + Int(values.words[i])
+                    if values.kinds[i] == .text {
+                        sqlite3_bind_text(handle, c, p.assumingMemoryBound(to: CChar.self), length, nil)
                     } else {
-                        sqlite3_bind_blob(handle, c, p, lengths[i], nil)
+                        sqlite3_bind_blob(handle, c, p, length, nil)
                     }
                 }
             }
             return sqlite3_step(handle)
         }
-        kinds.removeAll(keepingCapacity: true); words.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true); bytes.removeAll(keepingCapacity: true)
-        rows = 0
         guard rc == SQLITE_DONE else { throw stepFailure(rc, handle, connection, statement.sql) }
         sqlite3_reset(handle)
     }
@@ -133,4 +186,60 @@ func stepFailure(_ rc: Int32, _ statement: OpaquePointer, _ connection: OpaquePo
     let message = String(cString: sqlite3_errmsg(connection))
     sqlite3_reset(statement)
     return DatabaseError(resultCode: ResultCode(rawValue: rc), message: message, sql: sql)
+}
+
+/// Rows made on one thread and written on another: the maker runs on its own thread and
+/// hands over chunks (a `RowValues` per table) through a short queue, which bounds the memory
+/// held; the writer takes them in order. When the writer stops early (an error), the maker is
+/// told to stop at its next hand-over.
+final class RowPipe: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [[RowValues]] = []
+    private var made = false, stopped = false
+    private let capacity: Int
+    private let finished = DispatchGroup()
+
+    /// Starts `make` on its own thread; it calls its argument with each chunk, which returns
+    /// false when the writer has stopped (then `make` should return).
+    init(capacity: Int = 4, _ make: @escaping @Sendable (_ put: ([RowValues]) -> Bool) -> Void) {
+        self.capacity = capacity
+        finished.enter()
+        DispatchQueue.global().async {
+            make { chunk in self.put(chunk) }
+            self.condition.lock(); self.made = true; self.condition.broadcast(); self.condition.unlock()
+            self.finished.leave()
+        }
+    }
+
+    private func put(_ chunk: [RowValues]) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while queue.count >= capacity && !stopped { condition.wait() }
+        if stopped { return false }
+        queue.append(chunk)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next chunk in order; nil once the maker is done and every chunk taken.
+    func take() -> [RowValues]? {
+        condition.lock(); defer { condition.unlock() }
+        while queue.isEmpty && !made { condition.wait() }
+        if queue.isEmpty { return nil }
+        let chunk = queue.removeFirst()
+        condition.broadcast()
+        return chunk
+    }
+
+    /// Takes every chunk and hands it to `write`, on this thread; on an error, stops the maker,
+    /// waits for it, and throws.
+    func drain(_ write: ([RowValues]) throws -> Void) throws {
+        do {
+            while let chunk = take() { try write(chunk) }
+        } catch {
+            condition.lock(); stopped = true; queue = []; condition.broadcast(); condition.unlock()
+            finished.wait()
+            throw error
+        }
+        finished.wait()
+    }
 }

@@ -256,35 +256,50 @@ public enum Provisioner {
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
         var fid = try nextFID("buildings")
-        var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
-        var orphans = 0
         let buildingOrder = IDOrder.sortedIndices(input.buildings.map { $0.id })
         let buildingIndex = try startSpatialIndex("buildings") { [fid] in
             buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
         }
-        for i in buildingOrder {
-            let b = input.buildings[i]
-            let info = perBuilding.next(b.id).map { input.links.buildings[$0] }
-            geometry.reset()
-            GeoPackageGeometry.encode(b.footprint, into: &geometry, envelope: b.bbox.isEmpty ? nil : b.bbox)
-            insertBuilding.int(fid)
-            insertBuilding.blob(geometry.buffer)
-            insertBuilding.text(b.id)
-            insertBuilding.double(b.height ?? b.numFloors.map { Double($0) * 3 })
-            insertBuilding.int(b.numFloors)
-            insertBuilding.text(b.subtype)
-            insertBuilding.text(b.buildingClass)
-            let orphan = info?.isOrphan ?? true
-            if orphan { orphans += 1 }
-            insertBuilding.text(orphan ? "orphan_building" : "matched")
-            insertBuilding.int(info?.addressCount ?? 0)
-            insertBuilding.bool(info?.isMultiUnit ?? false)
-            insertBuilding.text(b.namesJSON)
-            insertBuilding.text(b.sourcesJSON)
-            try insertBuilding.endRow()
-            fid += 1
+        // The rows' values are gathered (geometry encoded, texts copied) on another thread
+        // while this one has SQLite write them.
+        let orphans = Tally()
+        let chunkRows = insertBuilding.rows(filling: 64), columns = insertBuilding.columns
+        let buildingRows = RowPipe { [fid] put in
+            var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
+            let buildingLinks = input.links.buildings
+            var geometry = ByteWriter(), values = RowValues(capacity: chunkRows * columns)
+            var fid = fid, orphanCount = 0
+            for i in buildingOrder {
+                // Read in place: a copy of the building would retain each of its texts and arrays.
+                let info = perBuilding.next(input.buildings[i].id) ?? -1
+                geometry.reset()
+                GeoPackageGeometry.encode(input.buildings[i].footprint, into: &geometry,
+                                          envelope: input.buildings[i].bbox.isEmpty ? nil : input.buildings[i].bbox)
+                values.int(fid)
+                values.blob(geometry.buffer)
+                values.text(input.buildings[i].id)
+                values.double(input.buildings[i].height ?? input.buildings[i].numFloors.map { Double($0) * 3 })
+                values.int(input.buildings[i].numFloors)
+                values.text(input.buildings[i].subtype)
+                values.text(input.buildings[i].buildingClass)
+                let orphan = info < 0 || buildingLinks[info].isOrphan
+                if orphan { orphanCount += 1 }
+                values.text(orphan ? "orphan_building" : "matched")
+                values.int(info < 0 ? 0 : buildingLinks[info].addressCount)
+                values.bool(info < 0 ? false : buildingLinks[info].isMultiUnit)
+                values.text(input.buildings[i].namesJSON)
+                values.text(input.buildings[i].sourcesJSON)
+                values.endRow()
+                fid += 1
+                if values.rows == chunkRows {
+                    guard put([values]) else { return }
+                    values = RowValues(capacity: chunkRows * columns)
+                }
+            }
+            if values.rows > 0 { _ = put([values]) }
+            orphans.count = orphanCount
         }
-        try insertBuilding.finish()
+        try buildingRows.drain { try insertBuilding.write($0[0]) }
         try finishSpatialIndex("buildings", buildingIndex)
         tableWritten()
 
@@ -302,50 +317,65 @@ public enum Provisioner {
         let addressIndex = try startSpatialIndex("campaign_addresses") { [fid, prepared] in
             prepared.rows.enumerated().map { (fid + Int64($0.offset), input.addresses[Int($0.element.index)].bbox) }
         }
-        let links = input.links.links, orientations = input.orientations
-        for (k, r) in prepared.rows.enumerated() {
-            let i = Int(r.index), j = Int(r.link)
-            let o = r.orientation < 0 ? nil : orientations[Int(r.orientation)].orientation
-            let old = kept.isEmpty ? nil : kept[input.addresses[i].id]
-            geometry.reset()
-            GeoPackageGeometry.point(input.addresses[i].point).encode(into: &geometry)
-            insertAddress.int(fid)
-            insertAddress.blob(geometry.buffer)
-            // One call per column (an array of the values would be allocated for every row), each
-            // read in place (a copy of the address or link would retain all its texts).
-            insertAddress.text(input.addresses[i].id); insertAddress.text(campaignID); insertAddress.text(input.addresses[i].number)
-            insertAddress.text(input.addresses[i].street); insertAddress.text(input.addresses[i].unit)
-            insertAddress.text(input.addresses[i].postcode); insertAddress.text(input.addresses[i].postalCity)
-            insertAddress.text(input.addresses[i].country); insertAddress.text(input.addresses[i].addressLevelsJSON)
-            insertAddress.text(input.addresses[i].sourcesJSON)
-            prepared.formatted(k) { insertAddress.text(utf8: $0) }
-            insertAddress.text(j < 0 ? nil : links[j].buildingID)
-            insertAddress.text((j < 0 ? .none : links[j].method).rawValue)
-            insertAddress.double(j < 0 ? 0 : links[j].confidence)
-            insertAddress.double(j < 0 ? 0 : links[j].distance)
-            insertAddress.bool(j < 0 ? false : links[j].streetMatch)
-            insertAddress.text(o?.segmentID)
-            insertAddress.double(o?.roadBearing)
-            insertAddress.double(o?.houseBearing)
-            insertAddress.bool(o != nil)
-            insertAddress.bool(old?.visited ?? false)
-            insertAddress.int(old?.scans ?? 0)
-            insertAddress.int(Int(r.seq))
-            insertAddress.text(r.slug)
-            try insertAddress.endRow()
-            fid += 1
-            if j >= 0, let b = links[j].buildingID {
-                insertLink.text(campaignID); insertLink.text(input.addresses[i].id); insertLink.text(b)
-                insertLink.text(links[j].method.rawValue)
-                insertLink.double(links[j].confidence); insertLink.double(links[j].distance); insertLink.bool(links[j].streetMatch)
-                try insertLink.endRow()
-                linksCreated += 1
+        let addressChunk = insertAddress.rows(filling: 64)
+        let addressColumns = insertAddress.columns, linkColumns = insertLink.columns
+        let addressRowValues = RowPipe { [fid, prepared, kept] put in
+            let links = input.links.links, orientations = input.orientations
+            var geometry = ByteWriter(), fid = fid
+            var values = RowValues(capacity: addressChunk * addressColumns), linkValues = RowValues(capacity: addressChunk * linkColumns)
+            for (k, r) in prepared.rows.enumerated() {
+                let i = Int(r.index), j = Int(r.link)
+                let o = r.orientation < 0 ? nil : orientations[Int(r.orientation)].orientation
+                let old = kept.isEmpty ? nil : kept[input.addresses[i].id]
+                geometry.reset()
+                GeoPackageGeometry.point(input.addresses[i].point).encode(into: &geometry)
+                values.int(fid)
+                values.blob(geometry.buffer)
+                // One call per column (an array of the values would be allocated for every row),
+                // each read in place (a copy of the address or link would retain all its texts).
+                values.text(input.addresses[i].id); values.text(campaignID); values.text(input.addresses[i].number)
+                values.text(input.addresses[i].street); values.text(input.addresses[i].unit)
+                values.text(input.addresses[i].postcode); values.text(input.addresses[i].postalCity)
+                values.text(input.addresses[i].country); values.text(input.addresses[i].addressLevelsJSON)
+                values.text(input.addresses[i].sourcesJSON)
+                prepared.formatted(k) { values.text(utf8: $0) }
+                values.text(j < 0 ? nil : links[j].buildingID)
+                values.text((j < 0 ? .none : links[j].method).rawValue)
+                values.double(j < 0 ? 0 : links[j].confidence)
+                values.double(j < 0 ? 0 : links[j].distance)
+                values.bool(j < 0 ? false : links[j].streetMatch)
+                values.text(o?.segmentID)
+                values.double(o?.roadBearing)
+                values.double(o?.houseBearing)
+                values.bool(o != nil)
+                values.bool(old?.visited ?? false)
+                values.int(old?.scans ?? 0)
+                values.int(Int(r.seq))
+                values.text(r.slug)
+                values.endRow()
+                fid += 1
+                if j >= 0, let b = links[j].buildingID {
+                    linkValues.text(campaignID); linkValues.text(input.addresses[i].id); linkValues.text(b)
+                    linkValues.text(links[j].method.rawValue)
+                    linkValues.double(links[j].confidence); linkValues.double(links[j].distance)
+                    linkValues.bool(links[j].streetMatch)
+                    linkValues.endRow()
+                }
+                if values.rows == addressChunk {
+                    guard put([values, linkValues]) else { return }
+                    values = RowValues(capacity: addressChunk * addressColumns)
+                    linkValues = RowValues(capacity: addressChunk * linkColumns)
+                }
             }
-            rows += 1
+            if values.rows > 0 { _ = put([values, linkValues]) }
+        }
+        try addressRowValues.drain { chunk in
+            try insertAddress.write(chunk[0])
+            try insertLink.write(chunk[1])
+            rows += chunk[0].rows
+            linksCreated += chunk[1].rows
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
-        try insertAddress.finish()
-        try insertLink.finish()
         prepared = AddressRows()
         try finishSpatialIndex("campaign_addresses", addressIndex)
         tableWritten()
@@ -373,7 +403,8 @@ public enum Provisioner {
             try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.on)")
         }
 
-        // Field status: a row per building; rows of buildings that no longer exist go.
+        // Field status: a row per building; rows of buildings that no longer exist go. (Put in
+        // from Swift beside each building row, they cost the buildings' writing as much as this.)
         let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
         try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
         if hadStats {
@@ -381,7 +412,7 @@ public enum Provisioner {
         }
         // What was written, counted as it went in (no scan of the tables).
         return ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
-                                roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: orphans,
+                                roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: orphans.count,
                                 unchanged: false)
     }
 
@@ -581,6 +612,9 @@ final class Background<T: Sendable>: @unchecked Sendable {
         return result!
     }
 }
+
+/// A count made on another thread and read once that thread is known to be done.
+final class Tally: @unchecked Sendable { var count = 0 }
 
 /// A small thread-safe memo table.
 final class MemoCache<K: Hashable & Sendable, V: Sendable>: @unchecked Sendable {

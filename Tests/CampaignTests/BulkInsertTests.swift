@@ -60,4 +60,37 @@ struct BulkInsertTests {
             #expect(try String.fetchAll(db, sql: "SELECT k FROM u ORDER BY rowid") == ["a", "b", "c", "d"])
         }
     }
+
+    /// Chunks made on the pipe's thread arrive in order, all of them; a writer that fails
+    /// stops the maker (which may be waiting on a full queue) and gets its error back.
+    @Test func aPipeHandsOverEveryChunkInOrderAndStopsOnAnError() throws {
+        let pipe = RowPipe(capacity: 2) { put in
+            for i in 0..<500 {
+                var v = RowValues()
+                v.int(i); v.endRow()
+                guard put([v]) else { return }
+            }
+        }
+        var seen: [Int64] = []
+        try pipe.drain { seen.append($0[0].words[0]) }
+        #expect(seen == (0..<500).map(Int64.init))
+
+        let made = Tally()
+        let failing = RowPipe(capacity: 2) { put in
+            for i in 0..<10_000 {
+                var v = RowValues()
+                v.int(i); v.endRow()
+                guard put([v]) else { return }
+                made.count = i + 1
+            }
+        }
+        var taken = 0
+        #expect(throws: ProvisionFault.self) {
+            try failing.drain { _ in
+                taken += 1
+                if taken == 10 { throw ProvisionFault.injected(taken) }
+            }
+        }
+        #expect(made.count < 10_000)
+    }
 }
