@@ -440,19 +440,39 @@ public enum Provisioner {
     struct KeptFields: Sendable { var visited: Bool; var scans: Int; var slug: String? }
 
     static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> AddressRows {
-        // Walking order: street, house number (numeric, then as written), unit, id.
-        let streetKeys = StreetName.keys(input.addresses.lazy.map { $0.street }).map { $0 ?? "" }
-        let numbers = input.addresses.map { HouseNumbers.value($0.number) ?? .infinity }
-        let numberTexts = input.addresses.map { $0.number ?? "" }
-        let units = input.addresses.map { $0.unit ?? "" }
-        let ids = input.addresses.map { $0.id }
-        let order = input.addresses.indices.sorted { i, j in
-            if streetKeys[i] != streetKeys[j] { return streetKeys[i] < streetKeys[j] }
-            if numbers[i] != numbers[j] { return numbers[i] < numbers[j] }
-            if numberTexts[i] != numberTexts[j] { return numberTexts[i] < numberTexts[j] }
-            if units[i] != units[j] { return units[i] < units[j] }
-            return ids[i] < ids[j]
+        // Walking order: street, house number (numeric, then as written), unit, id. Each text
+        // is replaced by its rank among the distinct values (few: streets, numbers, units), and
+        // the id by its rank, so the sort compares numbers only.
+        func ranks(_ texts: [String]) -> [Int32] {
+            var rank: [String: Int32] = [:]
+            for t in texts where rank[t] == nil { rank[t] = 0 }
+            for (n, t) in rank.keys.sorted().enumerated() { rank[t] = Int32(n) }
+            return texts.map { rank[$0]! }
         }
+        let ids = input.addresses.map { $0.id }
+        let idOrder = input.links.addressOrder(of: input.addresses) ?? IDOrder.sortedIndices(ids)
+        struct WalkKey { var street: Int32, number: Double, numberText: Int32, unit: Int32, id: Int32 }
+        var keys: [WalkKey] = []
+        do {
+            let streets = ranks(StreetName.keys(input.addresses.lazy.map { $0.street }).map { $0 ?? "" })
+            let numberTexts = ranks(input.addresses.map { $0.number ?? "" })
+            let units = ranks(input.addresses.map { $0.unit ?? "" })
+            var idRank = [Int32](repeating: 0, count: ids.count)
+            for (n, i) in idOrder.enumerated() { idRank[i] = Int32(n) }
+            keys = input.addresses.indices.map { i in
+                WalkKey(street: streets[i], number: HouseNumbers.value(input.addresses[i].number) ?? .infinity,
+                        numberText: numberTexts[i], unit: units[i], id: idRank[i])
+            }
+        }
+        let order = input.addresses.indices.sorted { i, j in
+            let a = keys[i], b = keys[j]
+            if a.street != b.street { return a.street < b.street }
+            if a.number != b.number { return a.number < b.number }
+            if a.numberText != b.numberText { return a.numberText < b.numberText }
+            if a.unit != b.unit { return a.unit < b.unit }
+            return a.id < b.id
+        }
+        keys = []
         var seq = [Int32](repeating: 0, count: input.addresses.count)
         for (n, i) in order.enumerated() { seq[i] = Int32(n + 1) }
 
@@ -463,18 +483,18 @@ public enum Provisioner {
         var out = AddressRows()
         out.rows.reserveCapacity(input.addresses.count)
         out.formattedEnds.reserveCapacity(input.addresses.count)
-        for i in IDOrder.sortedIndices(ids) {
+        var random = QRSlug.Source()
+        for i in idOrder {
             let id = ids[i]
             let l = links.next(id) ?? -1
             var slug = kept.isEmpty ? nil : kept[id]?.slug
             if slug == nil {
-                repeat { slug = QRSlug.make() } while slugs.contains(slug!)
+                repeat { slug = QRSlug.make(&random) } while slugs.contains(slug!)
                 slugs.insert(slug!)
             }
             let o = orientations.next(id) ?? -1
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), orientation: Int32(o), seq: seq[i], slug: slug!))
-            var line = AddressFormat.oneLine(input.addresses[i])
-            line.withUTF8 { out.formattedBytes.append(contentsOf: $0) }
+            AddressFormat.oneLine(input.addresses[i], into: &out.formattedBytes)
             out.formattedEnds.append(Int32(out.formattedBytes.count))
         }
         return out
@@ -511,37 +531,90 @@ enum ProvisionFault: Error, CustomStringConvertible {
 /// QR slugs: 10 characters from a cryptographically secure source (the system generator:
 /// getrandom(2) on Linux), in an alphabet without look-alike characters.
 public enum QRSlug {
-    static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyz")
+    static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyz".utf8)
+
     public static func make() -> String {
-        var rng = SystemRandomNumberGenerator()
-        var out: [Character] = []
-        out.reserveCapacity(10)
+        var source = Source()
+        return make(&source)
+    }
+
+    static func make(_ source: inout Source) -> String {
+        var out = [UInt8](repeating: 0, count: 10)
+        var n = 0
         // 5 random bits a character, values 31 rejected (unbiased over the 31 letters).
-        while out.count < 10 {
-            var bits = rng.next() as UInt64
-            for _ in 0..<12 where out.count < 10 {
+        while n < 10 {
+            var bits = source.next()
+            for _ in 0..<12 where n < 10 {
                 let v = Int(bits & 31)
                 bits >>= 5
-                if v < alphabet.count { out.append(alphabet[v]) }
+                if v < alphabet.count { out[n] = alphabet[v]; n += 1 }
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Random words from the system generator (getrandom(2) on Linux), fetched 512 at a time:
+    /// a call to the kernel per word would be a million calls at a city's addresses.
+    struct Source {
+        /// glibc's getrandom(2) wrapper, looked up at run time (Swift's Glibc module leaves
+        /// out sys/random.h); without it, the system generator word by word.
+        private typealias Fill = @convention(c) (UnsafeMutableRawPointer?, Int, UInt32) -> Int
+        nonisolated(unsafe) private static let getrandom: Fill? = {
+            #if canImport(Glibc)
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getrandom") { return unsafeBitCast(symbol, to: Fill.self) }
+            #endif
+            return nil
+        }()
+        private var words = [UInt64](repeating: 0, count: 512)
+        private var at = 512
+
+        mutating func next() -> UInt64 {
+            if at == words.count {
+                var filled = 0
+                if let fill = Self.getrandom {
+                    filled = words.withUnsafeMutableBytes { Swift.max(0, fill($0.baseAddress, $0.count, 0)) } / 8
+                }
+                var rng = SystemRandomNumberGenerator()
+                for k in filled..<words.count { words[k] = rng.next() }
+                at = 0
+            }
+            defer { at += 1 }
+            return words[at]
+        }
     }
 }
 
 /// One-line postal formatting: "81-42 243rd Street, Unit 2, QUEENS, NY 11426".
 public enum AddressFormat {
     public static func oneLine(_ a: Address) -> String {
-        var parts: [String] = []
-        let street = [a.number, a.street].compactMap { $0 }.joined(separator: " ")
-        if !street.isEmpty { parts.append(street) }
-        if let u = a.unit, !u.isEmpty { parts.append("Unit \(u)") }
+        var out: [UInt8] = []
+        oneLine(a, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The same, its UTF-8 appended to `out`: the parts (number and street; unit; city; region
+    /// and postcode) joined by ", ", each left out when it has nothing.
+    static func oneLine(_ a: Address, into out: inout [UInt8]) {
+        var parts = 0
+        func startPart() {
+            if parts > 0 { out.append(44); out.append(32) }
+            parts += 1
+        }
+        func append(_ s: String) { var s = s; s.withUTF8 { out.append(contentsOf: $0) } }
+        /// Two texts joined by a space (either may be absent), as a part unless that is empty.
+        func pair(_ x: String?, _ y: String?) {
+            guard x != nil || y != nil else { return }
+            if (x ?? "").isEmpty && (y ?? "").isEmpty && (x == nil || y == nil) { return }
+            startPart()
+            if let x { append(x) }
+            if x != nil && y != nil { out.append(32) }
+            if let y { append(y) }
+        }
+        pair(a.number, a.street)
+        if let u = a.unit, !u.isEmpty { startPart(); append("Unit "); append(u) }
         let levels = levelValues(a.addressLevelsJSON)
-        if let city = a.postalCity ?? (levels.count > 1 ? levels[1] : nil) { parts.append(city) }
-        let region = levels.first
-        let tail = [region, a.postcode].compactMap { $0 }.joined(separator: " ")
-        if !tail.isEmpty { parts.append(tail) }
-        return parts.joined(separator: ", ")
+        if let city = a.postalCity ?? (levels.count > 1 ? levels[1] : nil) { startPart(); append(city) }
+        pair(levels.first, a.postcode)
     }
 
     /// The `value`s of Overture's `address_levels` ([{"value":"NY"},{"value":"QUEENS"}]).

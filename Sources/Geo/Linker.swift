@@ -73,9 +73,27 @@ public struct LinkResult: Sendable {
     /// Beside `links`: the linked building's index in the buildings linked (-1: none). A hint
     /// for callers holding that same array; check the id before use.
     var buildingIndexes: [Int32] = []
+    /// Beside `links` too: the address's index in the array linked. Callers holding that same
+    /// array get its id order from it without sorting the ids again (check before use: see
+    /// `addressOrder(of:)`).
+    var addressIndexes: [Int32] = []
     /// The footprints in metres, when `LinkerOptions.keepsProjectedFootprints` asked for them;
     /// set it to nil to free them.
     public var projectedFootprints: ProjectedFootprints? = nil
+
+    /// The indexes of `addresses` in id order (the order of `links`), when these links were
+    /// made from that very array (each id checked); nil otherwise.
+    public func addressOrder(of addresses: [Address]) -> [Int]? {
+        guard addressIndexes.count == addresses.count, links.count == addresses.count else { return nil }
+        var order: [Int] = []
+        order.reserveCapacity(addresses.count)
+        for (k, i) in addressIndexes.enumerated() {
+            let i = Int(i)
+            guard i >= 0, i < addresses.count, addresses[i].id == links[k].addressID else { return nil }
+            order.append(i)
+        }
+        return order
+    }
 
     public func count(_ m: LinkMethod) -> Int { links.reduce(0) { $0 + ($1.method == m ? 1 : 0) } }
     public var orphanBuildings: Int { buildings.reduce(0) { $0 + ($1.isOrphan ? 1 : 0) } }
@@ -198,7 +216,7 @@ public struct Linker: Sendable {
         phase("merge")
         return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
                           repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases,
-                          buildingIndexes: buildingIndexes,
+                          buildingIndexes: buildingIndexes, addressIndexes: addressByRank.map { Int32($0) },
                           projectedFootprints: options.keepsProjectedFootprints
                             ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
     }

@@ -281,7 +281,7 @@ extension Orienter {
                                        workers: Int? = nil) throws -> [AddressOrientation] {
         let origin = Projection.localOrigin(buildings, addresses)
         // Addresses in id order (the order of the rows), each with its linked building.
-        let order = IDOrder.sortedIndices(addresses.map { $0.id })
+        let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
         let linked = linkedBuildings(buildings, addresses, order: order, links: links)
         // The linker's footprints in metres, when it kept them and projected as the orienters do.
         let metres = links.projectedFootprints.flatMap {

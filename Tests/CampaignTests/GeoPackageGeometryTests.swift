@@ -60,7 +60,17 @@ import Geo
     @Test func qrSlugsAreRandomAndReadable() {
         let slugs = (0..<1000).map { _ in QRSlug.make() }
         #expect(Set(slugs).count == 1000)
-        #expect(slugs.allSatisfy { $0.count == 10 && $0.allSatisfy { QRSlug.alphabet.contains($0) } })
+        #expect(slugs.allSatisfy { $0.utf8.count == 10 && $0.utf8.allSatisfy { QRSlug.alphabet.contains($0) } })
+        // From one source, as a provision makes them (its buffer of random words refilled).
+        var source = QRSlug.Source()
+        let many = (0..<5000).map { _ in QRSlug.make(&source) }
+        #expect(Set(many).count == 5000)
+        #expect(many.allSatisfy { $0.utf8.count == 10 && $0.utf8.allSatisfy { QRSlug.alphabet.contains($0) } })
+        // Every letter of the alphabet turns up, about equally often.
+        var counts: [UInt8: Int] = [:]
+        for s in many { for c in s.utf8 { counts[c, default: 0] += 1 } }
+        #expect(counts.count == QRSlug.alphabet.count)
+        #expect(counts.values.allSatisfy { abs($0 - 50_000 / 31) < 300 })
     }
 }
 
