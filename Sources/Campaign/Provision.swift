@@ -528,8 +528,9 @@ enum ProvisionFault: Error, CustomStringConvertible {
     }
 }
 
-/// QR slugs: 10 characters from a cryptographically secure source (the system generator:
-/// getrandom(2) on Linux), in an alphabet without look-alike characters.
+/// QR slugs: 10 characters from a cryptographically secure source (the kernel's generator:
+/// /dev/urandom, or getrandom(2) through the standard library), in an alphabet without
+/// look-alike characters.
 public enum QRSlug {
     static let alphabet = Array("23456789abcdefghjkmnpqrstuvwxyz".utf8)
 
@@ -553,26 +554,28 @@ public enum QRSlug {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Random words from the system generator (getrandom(2) on Linux), fetched 512 at a time:
-    /// a call to the kernel per word would be a million calls at a city's addresses.
+    /// Random words from the system's generator, fetched 512 at a time from /dev/urandom (the
+    /// kernel's CSPRNG, as getrandom(2)): a kernel call per word, as SystemRandomNumberGenerator
+    /// makes, would be a million calls at a city's addresses. Without /dev/urandom, the system
+    /// generator word by word.
     struct Source {
-        /// glibc's getrandom(2) wrapper, looked up at run time (Swift's Glibc module leaves
-        /// out sys/random.h); without it, the system generator word by word.
-        private typealias Fill = @convention(c) (UnsafeMutableRawPointer?, Int, UInt32) -> Int
-        nonisolated(unsafe) private static let getrandom: Fill? = {
-            #if canImport(Glibc)
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getrandom") { return unsafeBitCast(symbol, to: Fill.self) }
-            #endif
-            return nil
-        }()
+        nonisolated(unsafe) private static let device: Int32 = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         private var words = [UInt64](repeating: 0, count: 512)
         private var at = 512
 
         mutating func next() -> UInt64 {
             if at == words.count {
                 var filled = 0
-                if let fill = Self.getrandom {
-                    filled = words.withUnsafeMutableBytes { Swift.max(0, fill($0.baseAddress, $0.count, 0)) } / 8
+                if Self.device >= 0 {
+                    filled = words.withUnsafeMutableBytes { buffer in
+                        var got = 0
+                        while got < buffer.count {
+                            let n = read(Self.device, buffer.baseAddress! + got, buffer.count - got)
+                            if n <= 0 { break }
+                            got += n
+                        }
+                        return got
+                    } / 8
                 }
                 var rng = SystemRandomNumberGenerator()
                 for k in filled..<words.count { words[k] = rng.next() }
