@@ -31,6 +31,9 @@ public struct ProvisionInput: Sendable {
     /// The road each address faces: rows sorted by address id, as `Orienter.orientAddresses`
     /// gives them; an address without a row, or whose row has no orientation, is not oriented.
     public var orientations: [AddressOrientation]
+    /// When set, works out the orientations (replacing `orientations`) on another thread while
+    /// the buildings and segments are written; they are needed only by the address rows.
+    public var orientationJob: (@Sendable () throws -> [AddressOrientation])? = nil
     public var sources: [SourceFile]
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
@@ -244,8 +247,9 @@ public enum Provisioner {
             return last + 1
         }
 
-        // The address rows (walking order, link, orientation, QR slug, one-line form) are made
-        // on another thread while the buildings go in.
+        // The orientations (when still to be worked out) and the address rows (walking order,
+        // link, QR slug, one-line form) are made on other threads while the buildings go in.
+        let orientationJob = input.orientationJob.map { job in Background { Result { try job() } } }
         let keptFields = kept
         let addressRows = Background { prepareAddressRows(input, kept: keptFields) }
 
@@ -256,9 +260,11 @@ public enum Provisioner {
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
         var fid = try nextFID("buildings")
-        let buildingOrder = IDOrder.sortedIndices(input.buildings.map { $0.id })
+        let buildingOrder = input.links.buildingOrder(of: input.buildings) ?? IDOrder.sortedIndices(input.buildings.map { $0.id })
         let buildingIndex = try startSpatialIndex("buildings") { [fid] in
-            buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
+            // After the address rows: their working data and this packing's are not held at once.
+            addressRows.wait()
+            return buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
         }
         // The rows' values are gathered (geometry encoded, texts copied) on another thread
         // while this one has SQLite write them.
@@ -303,7 +309,34 @@ public enum Provisioner {
         try finishSpatialIndex("buildings", buildingIndex)
         tableWritten()
 
+        // Field status: a row per building; rows of buildings that no longer exist go. (Put in
+        // from Swift beside each building row, they cost the buildings' writing as much as this.)
+        let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
+        try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
+        if hadStats {
+            try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
+        }
+        progress("writing \(input.segments.count) segments")
+        let insertSegment = try BulkInsert(db, into: "segments", columns: [
+            "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
+        fid = try nextFID("segments")
+        var boxes: [(id: Int64, box: BBox)] = []
+        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
+            let s = input.segments[i]
+            geometry.reset()
+            GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
+            insertSegment.int(fid)
+            insertSegment.blob(geometry.buffer)
+            for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
+            try insertSegment.endRow()
+            boxes.append((fid, s.bbox))
+            fid += 1
+        }
+        try insertSegment.finish()
+        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
+
         progress("writing \(input.addresses.count) addresses")
+        let orientations = try orientationJob?.take().get() ?? input.orientations
         var prepared = addressRows.take()
         let insertAddress = try BulkInsert(db, into: "campaign_addresses", columns: [
             "fid", "geom", "gers_id", "campaign_id", "number", "street", "unit", "postcode", "postal_city", "country",
@@ -320,12 +353,14 @@ public enum Provisioner {
         let addressChunk = insertAddress.rows(filling: 64)
         let addressColumns = insertAddress.columns, linkColumns = insertLink.columns
         let addressRowValues = RowPipe { [fid, prepared, kept] put in
-            let links = input.links.links, orientations = input.orientations
+            let links = input.links.links
+            // One orientation row per address at most, sorted by address id like the rows.
+            var orientationOf = SortedLookup(orientations.map(\.addressID))
             var geometry = ByteWriter(), fid = fid
             var values = RowValues(capacity: addressChunk * addressColumns), linkValues = RowValues(capacity: addressChunk * linkColumns)
             for (k, r) in prepared.rows.enumerated() {
                 let i = Int(r.index), j = Int(r.link)
-                let o = r.orientation < 0 ? nil : orientations[Int(r.orientation)].orientation
+                let o = orientationOf.next(input.addresses[i].id).flatMap { orientations[$0].orientation }
                 let old = kept.isEmpty ? nil : kept[input.addresses[i].id]
                 geometry.reset()
                 GeoPackageGeometry.point(input.addresses[i].point).encode(into: &geometry)
@@ -380,36 +415,10 @@ public enum Provisioner {
         try finishSpatialIndex("campaign_addresses", addressIndex)
         tableWritten()
 
-        progress("writing \(input.segments.count) segments")
-        let insertSegment = try BulkInsert(db, into: "segments", columns: [
-            "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
-        fid = try nextFID("segments")
-        var boxes: [(id: Int64, box: BBox)] = []
-        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
-            let s = input.segments[i]
-            geometry.reset()
-            GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
-            insertSegment.int(fid)
-            insertSegment.blob(geometry.buffer)
-            for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
-            try insertSegment.endRow()
-            boxes.append((fid, s.bbox))
-            fid += 1
-        }
-        try insertSegment.finish()
-        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
-
         for index in lookupIndexes {
             try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.on)")
         }
 
-        // Field status: a row per building; rows of buildings that no longer exist go. (Put in
-        // from Swift beside each building row, they cost the buildings' writing as much as this.)
-        let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
-        try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
-        if hadStats {
-            try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
-        }
         // What was written, counted as it went in (no scan of the tables).
         return ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
                                 roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: orphans.count,
@@ -418,8 +427,8 @@ public enum Provisioner {
 
     /// An address row's values that take work to make, in the order rows are written (by id).
     struct AddressRow: Sendable {
-        /// Into `input.addresses`, `input.links.links` and `input.orientations` (-1: none).
-        var index: Int32, link: Int32, orientation: Int32
+        /// Into `input.addresses` and `input.links.links` (-1: none).
+        var index: Int32, link: Int32
         var seq: Int32
         var slug: String
     }
@@ -479,7 +488,6 @@ public enum Provisioner {
         var slugs = Set(kept.values.compactMap(\.slug))
         // One link per address, sorted by address id like the rows made here.
         var links = SortedLookup(input.links.links.map(\.addressID))
-        var orientations = SortedLookup(input.orientations.map(\.addressID))
         var out = AddressRows()
         out.rows.reserveCapacity(input.addresses.count)
         out.formattedEnds.reserveCapacity(input.addresses.count)
@@ -492,8 +500,7 @@ public enum Provisioner {
                 repeat { slug = QRSlug.make(&random) } while slugs.contains(slug!)
                 slugs.insert(slug!)
             }
-            let o = orientations.next(id) ?? -1
-            out.rows.append(AddressRow(index: Int32(i), link: Int32(l), orientation: Int32(o), seq: seq[i], slug: slug!))
+            out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
             AddressFormat.oneLine(input.addresses[i], into: &out.formattedBytes)
             out.formattedEnds.append(Int32(out.formattedBytes.count))
         }
@@ -679,6 +686,9 @@ final class Background<T: Sendable>: @unchecked Sendable {
         done.enter()
         DispatchQueue.global().async { self.result = make(); self.done.leave() }
     }
+
+    /// Waits until the value is made (without taking it).
+    func wait() { done.wait() }
 
     /// The value, once: waits for it and lets go of it, so the caller holds the only copy and
     /// it is freed when the caller is done with it.

@@ -12,8 +12,18 @@ enum RTreeBulkLoad {
     struct Entry {
         var id: Int64
         var minX: Float, maxX: Float, minY: Float, maxY: Float
+        /// The entry's place in id order, for ties in the sorts.
+        var rank: UInt32 = 0
         var cx: Float { minX / 2 + maxX / 2 }
         var cy: Float { minY / 2 + maxY / 2 }
+
+        /// A sort key: the centre's bits in an order-keeping form (+ 0 turns -0 into +0, which
+        /// compares equal to it), above the rank.
+        @inline(__always) func key(x: Bool) -> UInt64 {
+            let bits = ((x ? cx : cy) + 0).bitPattern
+            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            return UInt64(ordered) << 32 | UInt64(rank)
+        }
     }
 
     /// `rtree` is recreated empty (its triggers must be dropped by the caller), then filled
@@ -39,7 +49,11 @@ enum RTreeBulkLoad {
     struct Plan: Sendable {
         var nodeSize: Int
         var levels: [(entries: [Entry], nodes: [Range<Int>])] = []
-        var leafOf: [(id: Int64, node: Int64)] = []
+        /// Each feature's leaf node, by the feature's rank in id order, and the ids in that
+        /// order (nil when they run on by one from `firstID`, as a provision's fids do).
+        var leafByRank: [Int32] = []
+        var ids: [Int64]? = nil
+        var firstID: Int64 = 0
         var parentOf: [(id: Int64, node: Int64)] = []
     }
 
@@ -53,6 +67,8 @@ enum RTreeBulkLoad {
         guard !level.isEmpty else { return plan }
         // Ties in the sorts go by id: the entries' ranks in id order (provisions give them so).
         if !zip(level, level.dropFirst()).allSatisfy({ $0.id < $1.id }) { level.sort { $0.id < $1.id } }
+        plan.firstID = level[0].id
+        if !zip(level, level.dropFirst()).allSatisfy({ $1.id == $0.id &+ 1 }) { plan.ids = level.map(\.id) }
         // Node numbers: 1 is the root; the others from 2 in the order they are made.
         var nextNode: Int64 = 2
         while true {
@@ -81,14 +97,19 @@ enum RTreeBulkLoad {
             let isRoot = depth + 1 == plan.levels.count
             var node = isRoot ? 1 : firstNode
             if !isRoot { firstNode += Int64(l.nodes.count) }
-            var pairs: [(id: Int64, node: Int64)] = []
-            pairs.reserveCapacity(l.entries.count)
+            if depth == 0 {
+                // The leaves' entries keep the ranks the first sort gave them.
+                plan.leafByRank = [Int32](repeating: 0, count: l.entries.count)
+                for g in l.nodes {
+                    for e in l.entries[g] { plan.leafByRank[Int(e.rank)] = Int32(node) }
+                    node += 1
+                }
+                continue
+            }
             for g in l.nodes {
-                for e in l.entries[g] { pairs.append((e.id, node)) }
+                for e in l.entries[g] { plan.parentOf.append((e.id, node)) }
                 node += 1
             }
-            pairs.sort { $0.id < $1.id }
-            if depth == 0 { plan.leafOf = pairs } else { plan.parentOf.append(contentsOf: pairs) }
         }
         plan.parentOf.sort { $0.id < $1.id }
         return plan
@@ -124,13 +145,16 @@ enum RTreeBulkLoad {
         }
         try writeNode.finish()
         // In key order, so each table grows at its end.
-        for (rows, insert) in [(plan.leafOf, writeRowid), (plan.parentOf, writeParent)] {
-            for r in rows {
-                insert.int(r.id); insert.int(r.node)
-                try insert.endRow()
-            }
-            try insert.finish()
+        for (rank, node) in plan.leafByRank.enumerated() {
+            writeRowid.int(plan.ids?[rank] ?? plan.firstID + Int64(rank)); writeRowid.int(Int(node))
+            try writeRowid.endRow()
         }
+        try writeRowid.finish()
+        for r in plan.parentOf {
+            writeParent.int(r.id); writeParent.int(r.node)
+            try writeParent.endRow()
+        }
+        try writeParent.finish()
     }
 
     static let cellBytes = 8 + 4 * 4
@@ -145,15 +169,14 @@ enum RTreeBulkLoad {
         let perSlice = slices * perNode
         // Each item's rank in id order, for the ties.
         precondition(n < 1 << 32, "R-tree: too many entries")
-        var rank = [UInt32](repeating: 0, count: n)
-        for i in 0..<n { rank[i] = UInt32(i) }
-        sortByCentre(&items, &rank, 0..<n, x: true)
+        for i in 0..<n { items[i].rank = UInt32(i) }
+        items.sort { $0.key(x: true) < $1.key(x: true) }
         var groups: [Range<Int>] = []
         groups.reserveCapacity(nodes)
         var start = 0
         while start < n {
             let end = min(n, start + perSlice)
-            sortByCentre(&items, &rank, start..<end, x: false)
+            items[start..<end].sort { $0.key(x: false) < $1.key(x: false) }
             var g = start
             while g < end {
                 groups.append(g..<min(end, g + perNode))
@@ -162,31 +185,6 @@ enum RTreeBulkLoad {
             start = end
         }
         return groups
-    }
-
-    /// Sorts `items[range]` (and `rank` along) by centre x or y, ties by rank: one sort of
-    /// 64-bit keys (the centre's bits in an order-keeping form above the rank) instead of
-    /// comparing entries.
-    private static func sortByCentre(_ items: inout [Entry], _ rank: inout [UInt32], _ range: Range<Int>, x: Bool) {
-        var keys: [(key: UInt64, at: Int32)] = []
-        keys.reserveCapacity(range.count)
-        for i in range {
-            let e = items[i]
-            // + 0 turns -0 into +0, which compares equal to it.
-            let c = (x ? e.cx : e.cy) + 0
-            let bits = c.bitPattern
-            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
-            keys.append((UInt64(ordered) << 32 | UInt64(rank[i]), Int32(i)))
-        }
-        keys.sort { $0.key < $1.key }
-        let oldItems = Array(items[range])
-        let oldRank = Array(rank[range])
-        let base = range.lowerBound
-        for (k, key) in keys.enumerated() {
-            let from = Int(key.at) - base
-            items[base + k] = oldItems[from]
-            rank[base + k] = oldRank[from]
-        }
     }
 
     private static func put<T: FixedWidthInteger>(_ v: T, into blob: inout [UInt8], at: inout Int) {

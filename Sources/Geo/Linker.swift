@@ -77,6 +77,8 @@ public struct LinkResult: Sendable {
     /// array get its id order from it without sorting the ids again (check before use: see
     /// `addressOrder(of:)`).
     var addressIndexes: [Int32] = []
+    /// Beside `buildings`: the building's index in the array linked (see `buildingOrder(of:)`).
+    var buildingOrderIndexes: [Int32] = []
     /// The footprints in metres, when `LinkerOptions.keepsProjectedFootprints` asked for them;
     /// set it to nil to free them.
     public var projectedFootprints: ProjectedFootprints? = nil
@@ -90,6 +92,20 @@ public struct LinkResult: Sendable {
         for (k, i) in addressIndexes.enumerated() {
             let i = Int(i)
             guard i >= 0, i < addresses.count, addresses[i].id == links[k].addressID else { return nil }
+            order.append(i)
+        }
+        return order
+    }
+
+    /// The indexes of `buildings` in id order (the order of `self.buildings`), when these
+    /// links were made from that very array (each id checked); nil otherwise.
+    public func buildingOrder(of buildings: [Building]) -> [Int]? {
+        guard buildingOrderIndexes.count == buildings.count, self.buildings.count == buildings.count else { return nil }
+        var order: [Int] = []
+        order.reserveCapacity(buildings.count)
+        for (k, i) in buildingOrderIndexes.enumerated() {
+            let i = Int(i)
+            guard i >= 0, i < buildings.count, buildings[i].id == self.buildings[k].buildingID else { return nil }
             order.append(i)
         }
         return order
@@ -217,6 +233,7 @@ public struct Linker: Sendable {
         return LinkResult(links: sorted, unmatched: unmatched, buildings: summaries,
                           repairedFootprints: repaired.reduce(0) { $0 + ($1 ? 1 : 0) }, phases: phases,
                           buildingIndexes: buildingIndexes, addressIndexes: addressByRank.map { Int32($0) },
+                          buildingOrderIndexes: byRank.map { Int32($0) },
                           projectedFootprints: options.keepsProjectedFootprints
                             ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
     }

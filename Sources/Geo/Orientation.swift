@@ -295,46 +295,48 @@ extension Orienter {
         }
         let chunk = 20_000
         let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
-        let results = SlotResults<[AddressOrientation]>(count: chunks.count)
+        // Each worker writes its chunks' rows in place in the one array of rows (distinct
+        // slots), so the rows are never held twice (chunk arrays, then their concatenation).
+        let failures = SlotResults<Void>(count: chunks.count)
         let counter = TileCounter()
         let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
-        DispatchQueue.concurrentPerform(iterations: n) { _ in
-            // One orienter (one GEOS context, one projection of the segments) per worker.
-            let orienter: Orienter
-            do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {
-                while let c = counter.take(below: chunks.count) { results.set(c, .failure(error)) }
-                return
-            }
-            var footprints: [Int: Orienter.Footprint?] = [:]
-            while let c = counter.take(below: chunks.count) {
-                do {
-                    var rows: [AddressOrientation] = []
-                    rows.reserveCapacity(chunks[c].count)
-                    for k in chunks[c] {
-                        let a = addresses[order[k]], (bid, b, linkerIndex) = linked[k]
-                        var o: Orientation? = nil
-                        if b >= 0 {
-                            let fp: Orienter.Footprint?
-                            if let cached = footprints[b] { fp = cached } else {
-                                fp = try orienter.projectedFootprint(
-                                    buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
-                                if uses[b] > 1 { footprints[b] = .some(fp) }
+        var rows = order.indices.map { k in AddressOrientation(addressID: addresses[order[k]].id, buildingID: linked[k].id, orientation: nil) }
+        rows.withUnsafeMutableBufferPointer { out in
+            let out = SharedSlots(out)
+            DispatchQueue.concurrentPerform(iterations: n) { _ in
+                // One orienter (one GEOS context, one projection of the segments) per worker.
+                let orienter: Orienter
+                do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {
+                    while let c = counter.take(below: chunks.count) { failures.set(c, .failure(error)) }
+                    return
+                }
+                var footprints: [Int: Orienter.Footprint?] = [:]
+                while let c = counter.take(below: chunks.count) {
+                    do {
+                        for k in chunks[c] {
+                            let (_, b, linkerIndex) = linked[k]
+                            var o: Orientation? = nil
+                            if b >= 0 {
+                                let fp: Orienter.Footprint?
+                                if let cached = footprints[b] { fp = cached } else {
+                                    fp = try orienter.projectedFootprint(
+                                        buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
+                                    if uses[b] > 1 { footprints[b] = .some(fp) }
+                                }
+                                if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
+                            } else {
+                                o = try orienter.orient(point: addresses[order[k]].point, key: streetKeys[order[k]])
                             }
-                            if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
-                        } else {
-                            o = try orienter.orient(point: a.point, key: streetKeys[order[k]])
+                            out.buffer[k].orientation = o
                         }
-                        rows.append(AddressOrientation(addressID: a.id, buildingID: bid, orientation: o))
+                        failures.set(c, .success(()))
+                    } catch {
+                        failures.set(c, .failure(error))
                     }
-                    results.set(c, .success(rows))
-                } catch {
-                    results.set(c, .failure(error))
                 }
             }
         }
-        var rows: [AddressOrientation] = []
-        rows.reserveCapacity(addresses.count)
-        for c in chunks.indices { rows.append(contentsOf: try results.get(c)) }
+        for c in chunks.indices { if let e = failures.error(c) { throw e } }
         return rows
     }
 
@@ -373,3 +375,8 @@ extension Orienter {
     }
 }
 
+/// A buffer written by several workers at once, each in slots of its own.
+struct SharedSlots<T>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<T>
+    init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
+}

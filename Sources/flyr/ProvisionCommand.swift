@@ -17,6 +17,19 @@ func trimHeap() {
     #endif
 }
 
+/// A value handed from one thread to another once: `take` gives it and lets go of it, so
+/// that it is freed when the taker is done with it.
+final class Handover<T>: @unchecked Sendable {
+    private var value: T?
+    private let lock = NSLock()
+    init(_ value: T) { self.value = value }
+    func take() -> T {
+        lock.lock(); defer { lock.unlock() }
+        defer { value = nil }
+        return value!
+    }
+}
+
 struct ProvisionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provision",
@@ -116,22 +129,31 @@ struct ProvisionCommand: ParsableCommand {
         if links.repairedFootprints > 0 {
             Log.warning("\(links.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }
-        Log.info("flyr provision: orienting")
-        let orientations = try Orienter.orientAddresses(
-            buildings: loaded.buildings.features, addresses: loaded.addresses.features,
-            segments: loaded.segments.features, links: links)
+        // The orientation needs the linker's footprints in metres; it runs on other threads
+        // while the buildings are written (the address rows are the first to need it), and the
+        // footprints go with it: only the job holds them, and it gives their pages back.
+        let footprints = Handover(links)
         links.projectedFootprints = nil
-        // The linker's and the orientation's working data are gone; give their pages back
-        // before the write phase allocates its own (rows, boxes, SQLite's cache), so that its
-        // peak is not stacked on memory malloc still holds free.
+        // The linker's working data is gone; give its pages back before the write and the
+        // orientation allocate theirs, so that their peak is not stacked on memory malloc holds free.
         trimHeap()
-        let provisionInput = ProvisionInput(
-            name: name, type: type, buildings: loaded.buildings.features, addresses: loaded.addresses.features,
-            segments: loaded.segments.features, links: links, orientations: orientations, sources: sources, bbox: input.loadOptions.bbox,
-            settings: settings)
+        let buildings = loaded.buildings.features, addresses = loaded.addresses.features, segments = loaded.segments.features
+        var provisionInput = ProvisionInput(
+            name: name, type: type, buildings: buildings, addresses: addresses, segments: segments, links: links,
+            sources: sources, bbox: input.loadOptions.bbox, settings: settings)
+        provisionInput.orientationJob = {
+            Log.info("flyr provision: orienting (beside the writing)")
+            let rows = try Orienter.orientAddresses(buildings: buildings, addresses: addresses, segments: segments,
+                                                    links: footprints.take())
+            Log.info("flyr provision: oriented")
+            // The orientation's working data and the footprints are gone; give their pages back
+            // while the write goes on, so that its peak is not stacked on memory malloc holds free.
+            trimHeap()
+            return rows
+        }
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
         report(summary, seconds: seconds(since: start))
-        exitKeepingHeap(keeping: (loaded, links, orientations, provisionInput, summary))
+        exitKeepingHeap(keeping: (loaded, links, provisionInput, summary))
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {

@@ -52,6 +52,36 @@ import Geo
         #expect(try one("SELECT provision_status FROM campaigns", String.self) == "ready")
     }
 
+    /// Orientations worked out by a job beside the writing (as `flyr provision` does) give the
+    /// campaign that orientations given up front give; a failing job fails the provision and
+    /// leaves no file.
+    @Test func anOrientationJobWritesTheSameCampaign() throws {
+        let dir = try Fixtures.tempDir()
+        let given = try Fixtures.sampleInput()
+        var deferred = given
+        deferred.orientations = []
+        deferred.orientationJob = { [given] in
+            try Orienter.orientAddresses(buildings: given.buildings, addresses: given.addresses,
+                                         segments: given.segments, links: given.links)
+        }
+        let a = dir.appendingPathComponent("a.gpkg").path, b = dir.appendingPathComponent("b.gpkg").path
+        _ = try Provisioner.provision(given, at: a)
+        _ = try Provisioner.provision(deferred, at: b)
+        let columns = "gers_id, building_gers_id, segment_gers_id, road_bearing, house_bearing, is_oriented, seq, formatted"
+        func rows(_ path: String) throws -> [Row] {
+            try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: "SELECT \(columns) FROM campaign_addresses ORDER BY fid") }
+        }
+        let ra = try rows(a), rb = try rows(b)
+        #expect(ra == rb && ra.count == given.addresses.count)
+        #expect(ra.contains { $0["is_oriented"] == true })
+
+        var failing = given
+        failing.orientationJob = { throw ProvisionFault.injected(0) }
+        let c = dir.appendingPathComponent("c.gpkg").path
+        #expect(throws: ProvisionFault.self) { try Provisioner.provision(failing, at: c) }
+        #expect(!FileManager.default.fileExists(atPath: c))
+    }
+
     @Test func spatialIndexAnswersLikeAScanAfterEditsThroughTriggers() throws {
         let dir = try Fixtures.tempDir()
         let path = dir.appendingPathComponent("c.gpkg").path
