@@ -148,6 +148,29 @@ public final class Orienter {
         return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres))
     }
 
+    /// A footprint of one simple ring in metres (the common house) whose centroid lies
+    /// inside it, with that centroid as its centre; nil for anything else (the caller then
+    /// goes through GEOS). The centroid is worked out as GEOS's `Centroid` does for a polygon
+    /// shell, operation for operation (triangles fanned from the first vertex, twice their
+    /// signed areas weighting three times their centroids), so the value is GEOS's to the bit
+    /// without making a GEOS geometry.
+    static func simpleFootprint(_ ring: [Coord]) -> Footprint? {
+        guard Planar.isSimpleRing(ring) else { return nil }
+        let p0 = ring[0]
+        var cx = 0.0, cy = 0.0, area2 = 0.0
+        for i in 0..<(ring.count - 1) {
+            let p1 = ring[i], p2 = ring[i + 1]
+            let tx = p0.x + p1.x + p2.x, ty = p0.y + p1.y + p2.y
+            let a2 = (p1.x - p0.x) * (p2.y - p0.y) - (p2.x - p0.x) * (p1.y - p0.y)
+            // GEOS multiplies by ±1 for the ring's direction first; that sign cancels exactly.
+            cx += a2 * tx; cy += a2 * ty; area2 += a2
+        }
+        guard abs(area2) > 0 else { return nil }
+        let centre = Coord(cx / 3 / area2, cy / 3 / area2)
+        guard Planar.covers([ring], centre, tolerance: 0) else { return nil }
+        return Footprint(rings: [ring], box: BBox(covering: ring), centre: centre)
+    }
+
     /// A footprint already in metres, repaired when invalid, with its centre.
     private func footprint(projected: [PolygonCoords]) throws -> Footprint? {
         guard projected.contains(where: { $0.rings.contains { !$0.isEmpty } }) else { return nil }
@@ -319,8 +342,15 @@ extension Orienter {
                             if b >= 0 {
                                 let fp: Orienter.Footprint?
                                 if let cached = footprints[b] { fp = cached } else {
-                                    fp = try orienter.projectedFootprint(
-                                        buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
+                                    // One ring, already in metres: most often settled without GEOS.
+                                    if let m = metres, linkerIndex >= 0, m.ringCount(linkerIndex) == 1,
+                                       buildings[b].footprint.partCount == 1,
+                                       let simple = Orienter.simpleFootprint(m.ring(linkerIndex)) {
+                                        fp = simple
+                                    } else {
+                                        fp = try orienter.projectedFootprint(
+                                            buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
+                                    }
                                     if uses[b] > 1 { footprints[b] = .some(fp) }
                                 }
                                 if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
