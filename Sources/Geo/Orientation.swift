@@ -71,8 +71,9 @@ public final class Orienter {
     private let index: GridIndex
 
     /// How far the first look for the facing road reaches (metres): most houses face a road
-    /// this close, and the full radius then need not be searched.
-    static let firstReach = 40.0
+    /// this close, and the full radius then need not be searched. (25 m against 40 m: x20
+    /// `flyr orient` 7.90-7.92 s against 8.05-8.54 s in two alternated pairs, same output.)
+    static let firstReach = 25.0
 
     public init(segments all: [Segment], origin: Coord, options: OrientationOptions = .init()) throws {
         self.options = options
