@@ -88,8 +88,15 @@ public enum Provisioner {
                                  progress: (String) -> Void = { _ in }) throws -> ProvisionSummary {
         if let same = try unchangedCampaign(at: path, fingerprint: input.fingerprint) { return same }
         if FileManager.default.fileExists(atPath: path), let existing = try existingCampaign(path) {
-            let db = try GeoPackage.open(path)
-            try CampaignSchema.migrator.migrate(db)
+            // Opening for writing writes too (the WAL, a migration): a full disk here is a
+            // write failure like any other, and the campaign is left as it was.
+            let db: DatabaseQueue
+            do {
+                db = try GeoPackage.open(path)
+                try CampaignSchema.migrator.migrate(db)
+            } catch {
+                throw writeFailure(error, path: path)
+            }
             do {
                 let s = try db.write { db in try write(db, input, campaignID: existing.id, progress: progress) }
                 try db.close()
