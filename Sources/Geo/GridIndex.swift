@@ -91,6 +91,32 @@ struct GridIndex {
         return out
     }
 
+    /// Calls `body` with each item whose box meets `box` (as `query`), once each, in no set
+    /// order, with no array made: an item listed in several of the cells read is reported in
+    /// the first of them (lowest row, then column) that it shares with the query.
+    func forEach<E: Error>(meeting box: BBox, _ body: (Int) throws(E) -> Void) throws(E) {
+        guard !box.isEmpty, !entries.isEmpty else { return }
+        let c = GridIndex.cells(box, originX: originX, originY: originY, size: cellSize)
+        let i0 = max(0, c.columns.lowerBound), i1 = min(columns - 1, c.columns.upperBound)
+        let j0 = max(0, c.rows.lowerBound), j1 = min(rows - 1, c.rows.upperBound)
+        guard i0 <= i1, j0 <= j1 else { return }
+        let single = i0 == i1 && j0 == j1
+        for j in j0...j1 {
+            for i in i0...i1 {
+                let cell = j * columns + i
+                for e in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] {
+                    let b = boxes[Int(e)]
+                    guard b.intersects(box) else { continue }
+                    if !single {
+                        let own = GridIndex.cells(b, originX: originX, originY: originY, size: cellSize)
+                        guard max(own.columns.lowerBound, i0) == i, max(own.rows.lowerBound, j0) == j else { continue }
+                    }
+                    try body(Int(e))
+                }
+            }
+        }
+    }
+
     /// The cells a box meets, by column and row, for a grid from `origin` in cells of `size`:
     /// the same arithmetic when boxes are listed and when a query looks them up, so a box
     /// touching the query box always shares a cell with it. Clamped to Int32's range, so that a

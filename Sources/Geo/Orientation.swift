@@ -213,19 +213,20 @@ public final class Orienter {
         let reach = min(r, Orienter.firstReach)
         for round in reach < r ? [reach, r] : [r] {
             any = nil; named = nil
-            for s in index.query(box.expanded(by: round)) {
+            // In any order: the winner does not depend on it (ties go by id).
+            try index.forEach(meeting: box.expanded(by: round)) { (s: Int) throws -> Void in
                 let d: Double
                 if let point {
                     d = try point.distance(to: lineGeoms[s])   // a point standing for a house
-                    guard d <= r else { continue }
+                    guard d <= r else { return }
                 } else {
                     // A segment is measured only as far as it could still win: a road of another
                     // name is out once one of the street's name is found, and each is bounded by
                     // the best it would have to beat (ties are kept: they go by id).
                     let onStreet = want != nil && keys[s] == want
-                    if !onStreet && named != nil { continue }
+                    if !onStreet && named != nil { return }
                     let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
-                    guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { continue }
+                    guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { return }
                     d = dd
                 }
                 if better(s, d, than: any) { any = (s, d) }

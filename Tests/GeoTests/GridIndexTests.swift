@@ -37,6 +37,10 @@ struct GridIndexTests {
         }
         for q in queries {
             #expect(index.query(q) == Self.scan(boxes, q), "\(q)")
+            // forEach: the same items, each once (in its own order).
+            var seen: [Int] = []
+            index.forEach(meeting: q) { seen.append($0) }
+            #expect(seen.sorted() == Self.scan(boxes, q), "\(q)")
         }
     }
 
