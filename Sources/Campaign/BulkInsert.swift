@@ -29,9 +29,7 @@ struct RowValues: Sendable {
 
     mutating func text(_ s: String?) {
         guard var s else { return null() }
-        let start = bytes.count
-        s.withUTF8 { bytes.append(contentsOf: $0) }
-        kinds.append(.text); words.append(Int64(start)); lengths.append(Int32(bytes.count - start))
+        s.withUTF8 { text(utf8: $0) }
     }
 
     /// A text given as its UTF-8 bytes.

@@ -48,7 +48,7 @@ enum RTreeBulkLoad {
     /// entries), and each feature's leaf and each node's parent, sorted by id.
     struct Plan: Sendable {
         var nodeSize: Int
-        var levels: [(entries: [Entry], nodes: [Range<Int>])] = []
+        var levels: [(entries: [Entry], nodes: [Range<Int>], firstNode: Int64)] = []
         /// Each feature's leaf node, by the feature's rank in id order, and the ids in that
         /// order (nil when they run on by one from `firstID`, as a provision's fids do).
         var leafByRank: [Int32] = []
@@ -74,42 +74,28 @@ enum RTreeBulkLoad {
         while true {
             let groups = strGroups(&level, perNode: perNode)
             let isRoot = groups.count == 1
+            let firstNode = isRoot ? 1 : nextNode
+            if !isRoot { nextNode += Int64(groups.count) }
             var parents: [Entry] = []
             parents.reserveCapacity(groups.count)
-            for g in groups {
-                let node: Int64 = isRoot ? 1 : nextNode
-                if !isRoot { nextNode += 1 }
+            let leaves = plan.levels.isEmpty
+            if leaves { plan.leafByRank = [Int32](repeating: 0, count: level.count) }
+            for (k, g) in groups.enumerated() {
+                let node = firstNode + Int64(k)
                 var box = level[g.lowerBound]
                 for e in level[g] {
                     box.minX = min(box.minX, e.minX); box.maxX = max(box.maxX, e.maxX)
                     box.minY = min(box.minY, e.minY); box.maxY = max(box.maxY, e.maxY)
+                    // Leaves: where each feature sits (by its rank, which the first sort gave
+                    // it); above: each child node's parent.
+                    if leaves { plan.leafByRank[Int(e.rank)] = Int32(node) } else { plan.parentOf.append((e.id, node)) }
                 }
                 box.id = node
                 parents.append(box)
             }
-            plan.levels.append((level, groups))
+            plan.levels.append((level, groups, firstNode))
             if isRoot { break }
             level = parents   // made in node number order, so already in id order
-        }
-        // Leaves: where each feature id sits; above: each child node's parent.
-        var firstNode: Int64 = 2
-        for (depth, l) in plan.levels.enumerated() {
-            let isRoot = depth + 1 == plan.levels.count
-            var node = isRoot ? 1 : firstNode
-            if !isRoot { firstNode += Int64(l.nodes.count) }
-            if depth == 0 {
-                // The leaves' entries keep the ranks the first sort gave them.
-                plan.leafByRank = [Int32](repeating: 0, count: l.entries.count)
-                for g in l.nodes {
-                    for e in l.entries[g] { plan.leafByRank[Int(e.rank)] = Int32(node) }
-                    node += 1
-                }
-                continue
-            }
-            for g in l.nodes {
-                for e in l.entries[g] { plan.parentOf.append((e.id, node)) }
-                node += 1
-            }
         }
         plan.parentOf.sort { $0.id < $1.id }
         return plan
@@ -122,12 +108,10 @@ enum RTreeBulkLoad {
         let writeRowid = try BulkInsert(db, into: "\(rtree)_rowid", columns: ["rowid", "nodeno"], rowsPerStatement: 128)
         let writeParent = try BulkInsert(db, into: "\(rtree)_parent", columns: ["nodeno", "parentnode"], rowsPerStatement: 128)
         var blob = [UInt8](repeating: 0, count: plan.nodeSize)
-        var nextNode: Int64 = 2
         for (depth, l) in plan.levels.enumerated() {
             let isRoot = depth + 1 == plan.levels.count
-            for g in l.nodes {
-                let node: Int64 = isRoot ? 1 : nextNode
-                if !isRoot { nextNode += 1 }
+            for (k, g) in l.nodes.enumerated() {
+                let node = l.firstNode + Int64(k)
                 for i in blob.indices { blob[i] = 0 }
                 if isRoot { blob[0] = UInt8(depth >> 8); blob[1] = UInt8(depth & 0xff) }
                 blob[2] = UInt8(g.count >> 8); blob[3] = UInt8(g.count & 0xff)

@@ -68,26 +68,9 @@ struct GridIndex {
     /// The items whose box meets `box`, boundaries included (as `BBox.intersects`), ascending.
     func query(_ box: BBox) -> [Int] {
         var out: [Int] = []
-        guard !box.isEmpty, !entries.isEmpty else { return out }
-        let c = GridIndex.cells(box, originX: originX, originY: originY, size: cellSize)
-        let i0 = max(0, c.columns.lowerBound), i1 = min(columns - 1, c.columns.upperBound)
-        let j0 = max(0, c.rows.lowerBound), j1 = min(rows - 1, c.rows.upperBound)
-        guard i0 <= i1, j0 <= j1 else { return out }
-        for j in j0...j1 {
-            for i in i0...i1 {
-                let c = j * columns + i
-                for e in entries[Int(cellStarts[c])..<Int(cellStarts[c + 1])] where boxes[Int(e)].intersects(box) {
-                    out.append(Int(e))
-                }
-            }
-        }
-        if i0 != i1 || j0 != j1 {
-            // A box met in several cells is listed once per cell.
-            out.sort()
-            var kept = 0
-            for k in out.indices where k == 0 || out[k] != out[k - 1] { out[kept] = out[k]; kept += 1 }
-            out.removeLast(out.count - kept)
-        }
+        forEach(meeting: box) { out.append($0) }
+        // Ascending within a cell; across cells, runs to merge (the sort finds them).
+        out.sort()
         return out
     }
 

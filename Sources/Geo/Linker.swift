@@ -86,26 +86,26 @@ public struct LinkResult: Sendable {
     /// The indexes of `addresses` in id order (the order of `links`), when these links were
     /// made from that very array (each id checked); nil otherwise.
     public func addressOrder(of addresses: [Address]) -> [Int]? {
-        guard addressIndexes.count == addresses.count, links.count == addresses.count else { return nil }
-        var order: [Int] = []
-        order.reserveCapacity(addresses.count)
-        for (k, i) in addressIndexes.enumerated() {
-            let i = Int(i)
-            guard i >= 0, i < addresses.count, addresses[i].id == links[k].addressID else { return nil }
-            order.append(i)
-        }
-        return order
+        LinkResult.order(addressIndexes, matching: addresses.count, links.count) { addresses[$0].id == links[$1].addressID }
     }
 
     /// The indexes of `buildings` in id order (the order of `self.buildings`), when these
     /// links were made from that very array (each id checked); nil otherwise.
     public func buildingOrder(of buildings: [Building]) -> [Int]? {
-        guard buildingOrderIndexes.count == buildings.count, self.buildings.count == buildings.count else { return nil }
+        LinkResult.order(buildingOrderIndexes, matching: buildings.count, self.buildings.count) {
+            buildings[$0].id == self.buildings[$1].buildingID
+        }
+    }
+
+    /// `indexes` (item `indexes[k]` holds the k-th id) as Ints, when they are as many as the
+    /// items and the rows and `same(index, k)` holds for each; nil otherwise.
+    private static func order(_ indexes: [Int32], matching items: Int, _ rows: Int, same: (Int, Int) -> Bool) -> [Int]? {
+        guard indexes.count == items, rows == items else { return nil }
         var order: [Int] = []
-        order.reserveCapacity(buildings.count)
-        for (k, i) in buildingOrderIndexes.enumerated() {
+        order.reserveCapacity(items)
+        for (k, i) in indexes.enumerated() {
             let i = Int(i)
-            guard i >= 0, i < buildings.count, buildings[i].id == self.buildings[k].buildingID else { return nil }
+            guard i >= 0, i < items, same(i, k) else { return nil }
             order.append(i)
         }
         return order

@@ -149,15 +149,12 @@ public final class Orienter {
         return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres))
     }
 
-    /// A footprint of one simple ring in metres (the common house) whose centroid lies
-    /// inside it, with that centroid as its centre; nil for anything else (the caller then
-    /// goes through GEOS). The centroid is worked out as GEOS's `Centroid` does for a polygon
-    /// shell, operation for operation (triangles fanned from the first vertex, twice their
-    /// signed areas weighting three times their centroids), so the value is GEOS's to the bit
-    /// without making a GEOS geometry.
-    static func simpleFootprint(_ ring: [Coord]) -> Footprint? {
-        guard Planar.isSimpleRing(ring) else { return nil }
-        let p0 = ring[0]
+    /// The centroid of a simple ring (the common house), worked out as GEOS's `Centroid` does
+    /// for a polygon shell, operation for operation (triangles fanned from the first vertex,
+    /// twice their signed areas weighting three times their centroids), so the value is
+    /// GEOS's to the bit without making a GEOS geometry; nil when the ring has no area.
+    static func shellCentroid(_ ring: [Coord]) -> Coord? {
+        guard let p0 = ring.first else { return nil }
         var cx = 0.0, cy = 0.0, area2 = 0.0
         for i in 0..<(ring.count - 1) {
             let p1 = ring[i], p2 = ring[i + 1]
@@ -167,23 +164,22 @@ public final class Orienter {
             cx += a2 * tx; cy += a2 * ty; area2 += a2
         }
         guard abs(area2) > 0 else { return nil }
-        let centre = Coord(cx / 3 / area2, cy / 3 / area2)
-        guard Planar.covers([ring], centre, tolerance: 0) else { return nil }
-        return Footprint(rings: [ring], box: BBox(covering: ring), centre: centre)
+        return Coord(cx / 3 / area2, cy / 3 / area2)
     }
 
     /// A footprint already in metres, repaired when invalid, with its centre.
     private func footprint(projected: [PolygonCoords]) throws -> Footprint? {
         guard projected.contains(where: { $0.rings.contains { !$0.isEmpty } }) else { return nil }
-        var g = try Geometry.polygon(context, projected)
-        // One simple ring, the common house: its centre is tested with planar code; anything
-        // else goes through GEOS (validity, repair, covers).
+        // One simple ring, the common house: its centre is found and tested with planar code
+        // (GEOS only for a ring without area or a centroid outside it); anything else goes
+        // through GEOS (validity, repair, covers).
         if projected.count == 1 && projected[0].rings.count == 1 && Planar.isSimpleRing(projected[0].rings[0]) {
             let ring = projected[0].rings[0]
-            let c = try g.centroid().pointCoord()
-            let centre = Planar.covers([ring], c, tolerance: 0) ? c : try g.pointOnSurface().pointCoord()
+            let c = try Orienter.shellCentroid(ring) ?? Geometry.polygon(context, projected).centroid().pointCoord()
+            let centre = try Planar.covers([ring], c, tolerance: 0) ? c : Geometry.polygon(context, projected).pointOnSurface().pointCoord()
             return Footprint(rings: [ring], box: BBox(covering: ring), centre: centre)
         }
+        var g = try Geometry.polygon(context, projected)
         if !g.isValid { g = try g.makeValid().polygonalPart() }
         guard !g.isEmpty else { return nil }
         let c = try g.centroid()
@@ -344,15 +340,8 @@ extension Orienter {
                             if b >= 0 {
                                 let fp: Orienter.Footprint?
                                 if let cached = footprints[b] { fp = cached } else {
-                                    // One ring, already in metres: most often settled without GEOS.
-                                    if let m = metres, linkerIndex >= 0, m.ringCount(linkerIndex) == 1,
-                                       buildings[b].footprint.partCount == 1,
-                                       let simple = Orienter.simpleFootprint(m.ring(linkerIndex)) {
-                                        fp = simple
-                                    } else {
-                                        fp = try orienter.projectedFootprint(
-                                            buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
-                                    }
+                                    fp = try orienter.projectedFootprint(
+                                        buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
                                     if uses[b] > 1 { footprints[b] = .some(fp) }
                                 }
                                 if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }

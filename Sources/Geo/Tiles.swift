@@ -42,9 +42,6 @@ struct FlatRings: Sendable {
         (firstRing[b]..<firstRing[b + 1]).map { k in Array(coords[ringStarts[k]..<ringStarts[k + 1]]) }
     }
 
-    /// The first ring of building `b`, as an array.
-    func ring(_ b: Int) -> [Coord] { Array(coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b] + 1]]) }
-
     /// Calls `body` with building `b`'s rings, read in place.
     func withRings<R, E: Error>(_ b: Int, _ body: (RingsView) throws(E) -> R) throws(E) -> R {
         let first = firstRing[b], end = firstRing[b + 1]
