@@ -202,10 +202,28 @@ final class RowPipe: @unchecked Sendable {
     init(capacity: Int = 4, _ make: @escaping @Sendable (_ put: ([RowValues]) -> Bool) -> Void) {
         self.capacity = capacity
         finished.enter()
-        DispatchQueue.global().async {
+        // A thread of its own (see `Background`).
+        Thread {
             make { chunk in self.put(chunk) }
             self.condition.lock(); self.made = true; self.condition.broadcast(); self.condition.unlock()
             self.finished.leave()
+        }.start()
+    }
+
+    /// The same for one table, `make` adding a row at a time: its argument fills one row and
+    /// returns false when the writer has stopped; rows go over in chunks of `chunkRows`.
+    convenience init(chunkRows: Int, columns: Int,
+                     _ make: @escaping @Sendable (_ row: ((inout RowValues) -> Void) -> Bool) -> Void) {
+        self.init { put in
+            var values = RowValues(capacity: chunkRows * columns)
+            make { fill in
+                fill(&values)
+                values.endRow()
+                guard values.rows == chunkRows else { return true }
+                defer { values = RowValues(capacity: chunkRows * columns) }
+                return put([values])
+            }
+            if values.rows > 0 { _ = put([values]) }
         }
     }
 

@@ -31,9 +31,9 @@ public struct ProvisionInput: Sendable {
     /// The road each address faces: rows sorted by address id, as `Orienter.orientAddresses`
     /// gives them; an address without a row, or whose row has no orientation, is not oriented.
     public var orientations: [AddressOrientation]
-    /// When set, works out the orientations (replacing `orientations`) on another thread while
-    /// the buildings and segments are written; they are needed only by the address rows.
-    public var orientationJob: (@Sendable () throws -> [AddressOrientation])? = nil
+    /// When set, works out the orientations (replacing `orientations`), compact, on other
+    /// threads while the rest is written; they are needed only by the address rows.
+    public var orientationJob: (@Sendable () throws -> AddressFacings)? = nil
     public var sources: [SourceFile]
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
@@ -45,6 +45,21 @@ public struct ProvisionInput: Sendable {
         self.name = name; self.type = type; self.buildings = buildings; self.addresses = addresses
         self.segments = segments; self.links = links; self.orientations = orientations; self.sources = sources
         self.bbox = bbox; self.settings = settings
+    }
+
+    /// Orientation rows given up front, compact: each matched to its address and segment by id.
+    static func facings(_ rows: [AddressOrientation], _ input: ProvisionInput) -> AddressFacings {
+        let addressIndex = Dictionary(input.addresses.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        let segmentIndex = Dictionary(input.segments.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        var out = AddressFacings(count: rows.count)
+        for (k, row) in rows.enumerated() {
+            out.address[k] = addressIndex[row.addressID] ?? -1
+            guard let o = row.orientation, let s = segmentIndex[o.segmentID] else { continue }
+            out.segment[k] = s
+            out.roadBearing[k] = o.roadBearing ?? .nan
+            out.houseBearing[k] = o.houseBearing ?? .nan
+        }
+        return out
     }
 
     public var fingerprint: String? {
@@ -254,9 +269,47 @@ public enum Provisioner {
             return last + 1
         }
 
-        // The orientations (when still to be worked out) and the address rows (walking order,
-        // link, QR slug, one-line form) are made on other threads while the buildings go in.
+        func writeSegments() throws {
+            progress("writing \(input.segments.count) segments")
+            let insertSegment = try BulkInsert(db, into: "segments", columns: [
+                "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
+            var fid = try nextFID("segments")
+            var boxes: [(id: Int64, box: BBox)] = []
+            for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
+                let s = input.segments[i]
+                geometry.reset()
+                GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
+                insertSegment.int(fid)
+                insertSegment.blob(geometry.buffer)
+                for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
+                try insertSegment.endRow()
+                boxes.append((fid, s.bbox))
+                fid += 1
+            }
+            try insertSegment.finish()
+            try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
+        }
+
+        // The orientations, when still to be worked out, on other threads from the start: they
+        // are needed only by the address rows, which go in last. A failure here waits for them
+        // before it is reported.
         let orientationJob = input.orientationJob.map { job in Background { Result { try job() } } }
+        defer { orientationJob?.wait() }
+
+        // Field status: a row per building, kept when it is there already (rows of buildings
+        // that no longer exist go once the buildings are in); in id order, as the buildings.
+        let buildingOrder = input.links.buildingOrder(of: input.buildings) ?? IDOrder.sortedIndices(input.buildings.map { $0.id })
+        let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
+        let insertStats = try BulkInsert(db, into: "building_stats", columns: ["gers_id"], or: "IGNORE")
+        for i in buildingOrder {
+            insertStats.text(input.buildings[i].id)
+            try insertStats.endRow()
+        }
+        try insertStats.finish()
+        try writeSegments()
+
+        // The address rows (walking order, link, QR slug, one-line form) are made on another
+        // thread while the buildings go in.
         let keptFields = kept
         let addressRows = Background { prepareAddressRows(input, kept: keptFields) }
 
@@ -267,7 +320,6 @@ public enum Provisioner {
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
         var fid = try nextFID("buildings")
-        let buildingOrder = input.links.buildingOrder(of: input.buildings) ?? IDOrder.sortedIndices(input.buildings.map { $0.id })
         let buildingIndex = try startSpatialIndex("buildings") { [fid] in
             // After the address rows: their working data and this packing's are not held at once.
             addressRows.wait()
@@ -276,11 +328,10 @@ public enum Provisioner {
         // The rows' values are gathered (geometry encoded, texts copied) on another thread
         // while this one has SQLite write them.
         let orphans = Tally()
-        let chunkRows = insertBuilding.rows(filling: 64), columns = insertBuilding.columns
-        let buildingRows = RowPipe { [fid] put in
+        let buildingRows = RowPipe(chunkRows: insertBuilding.rows(filling: 64), columns: insertBuilding.columns) { [fid] row in
             var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
             let buildingLinks = input.links.buildings
-            var geometry = ByteWriter(), values = RowValues(capacity: chunkRows * columns)
+            var geometry = ByteWriter()
             var fid = fid, orphanCount = 0
             for i in buildingOrder {
                 // Read in place: a copy of the building would retain each of its texts and arrays.
@@ -288,134 +339,116 @@ public enum Provisioner {
                 geometry.reset()
                 GeoPackageGeometry.encode(input.buildings[i].footprint, into: &geometry,
                                           envelope: input.buildings[i].bbox.isEmpty ? nil : input.buildings[i].bbox)
-                values.int(fid)
-                values.blob(geometry.buffer)
-                values.text(input.buildings[i].id)
-                values.double(input.buildings[i].height ?? input.buildings[i].numFloors.map { Double($0) * 3 })
-                values.int(input.buildings[i].numFloors)
-                values.text(input.buildings[i].subtype)
-                values.text(input.buildings[i].buildingClass)
                 let orphan = info < 0 || buildingLinks[info].isOrphan
                 if orphan { orphanCount += 1 }
-                values.text(orphan ? "orphan_building" : "matched")
-                values.int(info < 0 ? 0 : buildingLinks[info].addressCount)
-                values.bool(info < 0 ? false : buildingLinks[info].isMultiUnit)
-                values.text(input.buildings[i].namesJSON)
-                values.text(input.buildings[i].sourcesJSON)
-                values.endRow()
-                fid += 1
-                if values.rows == chunkRows {
-                    guard put([values]) else { return }
-                    values = RowValues(capacity: chunkRows * columns)
+                let made = row { values in
+                    values.int(fid)
+                    values.blob(geometry.buffer)
+                    values.text(input.buildings[i].id)
+                    values.double(input.buildings[i].height ?? input.buildings[i].numFloors.map { Double($0) * 3 })
+                    values.int(input.buildings[i].numFloors)
+                    values.text(input.buildings[i].subtype)
+                    values.text(input.buildings[i].buildingClass)
+                    values.text(orphan ? "orphan_building" : "matched")
+                    values.int(info < 0 ? 0 : buildingLinks[info].addressCount)
+                    values.bool(info < 0 ? false : buildingLinks[info].isMultiUnit)
+                    values.text(input.buildings[i].namesJSON)
+                    values.text(input.buildings[i].sourcesJSON)
                 }
+                guard made else { return }
+                fid += 1
             }
-            if values.rows > 0 { _ = put([values]) }
             orphans.count = orphanCount
         }
         try buildingRows.drain { try insertBuilding.write($0[0]) }
         try finishSpatialIndex("buildings", buildingIndex)
         tableWritten()
-
-        // Field status: a row per building; rows of buildings that no longer exist go. (Put in
-        // from Swift beside each building row, they cost the buildings' writing as much as this.)
-        let hadStats = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM building_stats)") ?? false
-        try db.execute(sql: "INSERT OR IGNORE INTO building_stats (gers_id) SELECT gers_id FROM buildings")
         if hadStats {
             try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
         }
-        progress("writing \(input.segments.count) segments")
-        let insertSegment = try BulkInsert(db, into: "segments", columns: [
-            "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
-        fid = try nextFID("segments")
-        var boxes: [(id: Int64, box: BBox)] = []
-        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
-            let s = input.segments[i]
-            geometry.reset()
-            GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
-            insertSegment.int(fid)
-            insertSegment.blob(geometry.buffer)
-            for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
-            try insertSegment.endRow()
-            boxes.append((fid, s.bbox))
-            fid += 1
+
+        // The links first: they do not wait for the orientations.
+        var prepared = addressRows.take()
+        let insertLink = try BulkInsert(db, into: "building_address_links", columns: [
+            "campaign_id", "address_id", "building_id", "method", "confidence", "distance_m", "street_match"])
+        var rows = 0, linksCreated = 0
+        let linkRowValues = RowPipe(chunkRows: insertLink.rows(filling: 64), columns: insertLink.columns) { [prepared] row in
+            let links = input.links.links
+            for r in prepared.rows {
+                let i = Int(r.index), j = Int(r.link)
+                guard j >= 0, let b = links[j].buildingID else { continue }
+                let made = row { values in
+                    values.text(campaignID); values.text(input.addresses[i].id); values.text(b)
+                    values.text(links[j].method.rawValue)
+                    values.double(links[j].confidence); values.double(links[j].distance)
+                    values.bool(links[j].streetMatch)
+                }
+                guard made else { return }
+            }
         }
-        try insertSegment.finish()
-        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
+        try linkRowValues.drain { chunk in
+            try insertLink.write(chunk[0])
+            linksCreated += chunk[0].rows
+        }
 
         progress("writing \(input.addresses.count) addresses")
-        let orientations = try orientationJob?.take().get() ?? input.orientations
-        var prepared = addressRows.take()
+        let facings = try orientationJob?.take().get() ?? ProvisionInput.facings(input.orientations, input)
         let insertAddress = try BulkInsert(db, into: "campaign_addresses", columns: [
             "fid", "geom", "gers_id", "campaign_id", "number", "street", "unit", "postcode", "postal_city", "country",
             "address_levels", "sources", "formatted", "building_gers_id", "match_method", "confidence", "distance_m",
             "street_match", "segment_gers_id", "road_bearing", "house_bearing", "is_oriented", "visited", "scans", "seq",
             "qr_slug"])
-        let insertLink = try BulkInsert(db, into: "building_address_links", columns: [
-            "campaign_id", "address_id", "building_id", "method", "confidence", "distance_m", "street_match"])
         fid = try nextFID("campaign_addresses")
-        var rows = 0, linksCreated = 0
         let addressIndex = try startSpatialIndex("campaign_addresses") { [fid, prepared] in
             prepared.rows.enumerated().map { (fid + Int64($0.offset), input.addresses[Int($0.element.index)].bbox) }
         }
-        let addressChunk = insertAddress.rows(filling: 64)
-        let addressColumns = insertAddress.columns, linkColumns = insertLink.columns
-        let addressRowValues = RowPipe { [fid, prepared, kept] put in
+        let addressRowValues = RowPipe(chunkRows: insertAddress.rows(filling: 64), columns: insertAddress.columns) {
+            [fid, prepared, kept] row in
             let links = input.links.links
-            // One orientation row per address at most, sorted by address id like the rows.
-            var orientationOf = SortedLookup(orientations.map(\.addressID))
+            // Each address's row of `facings` (-1: none).
+            var facingOf = [Int32](repeating: -1, count: input.addresses.count)
+            for (k, a) in facings.address.enumerated() where a >= 0 { facingOf[Int(a)] = Int32(k) }
+            func bearing(_ v: Double) -> Double? { v.isNaN ? nil : v }
             var geometry = ByteWriter(), fid = fid
-            var values = RowValues(capacity: addressChunk * addressColumns), linkValues = RowValues(capacity: addressChunk * linkColumns)
             for (k, r) in prepared.rows.enumerated() {
                 let i = Int(r.index), j = Int(r.link)
-                let o = orientationOf.next(input.addresses[i].id).flatMap { orientations[$0].orientation }
+                let f = Int(facingOf[i]), segment = f < 0 ? -1 : Int(facings.segment[f])
                 let old = kept.isEmpty ? nil : kept[input.addresses[i].id]
                 geometry.reset()
                 GeoPackageGeometry.point(input.addresses[i].point).encode(into: &geometry)
-                values.int(fid)
-                values.blob(geometry.buffer)
-                // One call per column (an array of the values would be allocated for every row),
-                // each read in place (a copy of the address or link would retain all its texts).
-                values.text(input.addresses[i].id); values.text(campaignID); values.text(input.addresses[i].number)
-                values.text(input.addresses[i].street); values.text(input.addresses[i].unit)
-                values.text(input.addresses[i].postcode); values.text(input.addresses[i].postalCity)
-                values.text(input.addresses[i].country); values.text(input.addresses[i].addressLevelsJSON)
-                values.text(input.addresses[i].sourcesJSON)
-                prepared.formatted(k) { values.text(utf8: $0) }
-                values.text(j < 0 ? nil : links[j].buildingID)
-                values.text((j < 0 ? .none : links[j].method).rawValue)
-                values.double(j < 0 ? 0 : links[j].confidence)
-                values.double(j < 0 ? 0 : links[j].distance)
-                values.bool(j < 0 ? false : links[j].streetMatch)
-                values.text(o?.segmentID)
-                values.double(o?.roadBearing)
-                values.double(o?.houseBearing)
-                values.bool(o != nil)
-                values.bool(old?.visited ?? false)
-                values.int(old?.scans ?? 0)
-                values.int(Int(r.seq))
-                values.text(r.slug)
-                values.endRow()
+                let made = row { values in
+                    values.int(fid)
+                    values.blob(geometry.buffer)
+                    // One call per column (an array of the values would be allocated for every
+                    // row), each read in place (a copy of the address or link would retain all
+                    // its texts).
+                    values.text(input.addresses[i].id); values.text(campaignID); values.text(input.addresses[i].number)
+                    values.text(input.addresses[i].street); values.text(input.addresses[i].unit)
+                    values.text(input.addresses[i].postcode); values.text(input.addresses[i].postalCity)
+                    values.text(input.addresses[i].country); values.text(input.addresses[i].addressLevelsJSON)
+                    values.text(input.addresses[i].sourcesJSON)
+                    prepared.formatted(k) { values.text(utf8: $0) }
+                    values.text(j < 0 ? nil : links[j].buildingID)
+                    values.text((j < 0 ? .none : links[j].method).rawValue)
+                    values.double(j < 0 ? 0 : links[j].confidence)
+                    values.double(j < 0 ? 0 : links[j].distance)
+                    values.bool(j < 0 ? false : links[j].streetMatch)
+                    values.text(segment < 0 ? nil : input.segments[segment].id)
+                    values.double(segment < 0 ? nil : bearing(facings.roadBearing[f]))
+                    values.double(segment < 0 ? nil : bearing(facings.houseBearing[f]))
+                    values.bool(segment >= 0)
+                    values.bool(old?.visited ?? false)
+                    values.int(old?.scans ?? 0)
+                    values.int(Int(r.seq))
+                    values.text(r.slug)
+                }
+                guard made else { return }
                 fid += 1
-                if j >= 0, let b = links[j].buildingID {
-                    linkValues.text(campaignID); linkValues.text(input.addresses[i].id); linkValues.text(b)
-                    linkValues.text(links[j].method.rawValue)
-                    linkValues.double(links[j].confidence); linkValues.double(links[j].distance)
-                    linkValues.bool(links[j].streetMatch)
-                    linkValues.endRow()
-                }
-                if values.rows == addressChunk {
-                    guard put([values, linkValues]) else { return }
-                    values = RowValues(capacity: addressChunk * addressColumns)
-                    linkValues = RowValues(capacity: addressChunk * linkColumns)
-                }
             }
-            if values.rows > 0 { _ = put([values, linkValues]) }
         }
         try addressRowValues.drain { chunk in
             try insertAddress.write(chunk[0])
-            try insertLink.write(chunk[1])
             rows += chunk[0].rows
-            linksCreated += chunk[1].rows
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         prepared = AddressRows()
@@ -470,7 +503,7 @@ public enum Provisioner {
         struct WalkKey { var street: Int32, number: Double, numberText: Int32, unit: Int32, id: Int32 }
         var keys: [WalkKey] = []
         do {
-            let streets = ranks(StreetName.keys(input.addresses.lazy.map { $0.street }).map { $0 ?? "" })
+            let streets = ranks(StreetName.keys(input.addresses.indices.lazy.map { input.addresses[$0].street }).map { $0 ?? "" })
             let numberTexts = ranks(input.addresses.map { $0.number ?? "" })
             let units = ranks(input.addresses.map { $0.unit ?? "" })
             var idRank = [Int32](repeating: 0, count: ids.count)
@@ -691,7 +724,9 @@ final class Background<T: Sendable>: @unchecked Sendable {
 
     init(_ make: @escaping @Sendable () -> T) {
         done.enter()
-        DispatchQueue.global().async { self.result = make(); self.done.leave() }
+        // A thread of its own, not a dispatch queue's: the queue's few threads may all be busy
+        // with a parallel loop (the orientation's), and the value would wait for them.
+        Thread { self.result = make(); self.done.leave() }.start()
     }
 
     /// Waits until the value is made (without taking it).

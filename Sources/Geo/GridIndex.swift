@@ -10,6 +10,9 @@ struct GridIndex {
     /// The items of cell c are `entries[cellStarts[c]..<cellStarts[c + 1]]`, ascending.
     private let cellStarts: [Int32]
     private let entries: [Int32]
+    /// Each item's first cell (lowest column and row), so that a query over several cells
+    /// reports an item once without working out its cells again.
+    private let firstColumn: [Int32], firstRow: [Int32]
 
     /// Indexes item `i` by `boxes[i]`; empty boxes are left out.
     init(boxes: [BBox]) {
@@ -63,6 +66,13 @@ struct GridIndex {
         }
         cellStarts = starts
         self.entries = entries
+        var firstColumn = [Int32](repeating: 0, count: boxes.count), firstRow = firstColumn
+        for (k, b) in boxes.enumerated() where !b.isEmpty {
+            let c = cells(b)
+            firstColumn[k] = Int32(c.columns.lowerBound); firstRow[k] = Int32(c.rows.lowerBound)
+        }
+        self.firstColumn = firstColumn
+        self.firstRow = firstRow
     }
 
     /// The items whose box meets `box`, boundaries included (as `BBox.intersects`), ascending.
@@ -91,8 +101,7 @@ struct GridIndex {
                     let b = boxes[Int(e)]
                     guard b.intersects(box) else { continue }
                     if !single {
-                        let own = GridIndex.cells(b, originX: originX, originY: originY, size: cellSize)
-                        guard max(own.columns.lowerBound, i0) == i, max(own.rows.lowerBound, j0) == j else { continue }
+                        guard max(Int(firstColumn[Int(e)]), i0) == i, max(Int(firstRow[Int(e)]), j0) == j else { continue }
                     }
                     try body(Int(e))
                 }

@@ -45,6 +45,33 @@ public struct AddressOrientation: Sendable, Equatable {
     public var isOriented: Bool { orientation != nil }
 }
 
+/// The roads addresses face, compact (no texts): row k for the k-th address oriented in id
+/// order, as `Orienter.orientAddressFacings` gives them.
+public struct AddressFacings: Sendable, Equatable {
+    /// The address's index in the addresses oriented.
+    public var address: [Int32]
+    /// The segment faced: its index in the segments given; -1 when the address is not oriented.
+    public var segment: [Int32]
+    /// As in `Orientation`; NaN when there is none.
+    public var roadBearing: [Double], houseBearing: [Double]
+
+    /// `count` rows, none oriented.
+    public init(count: Int) {
+        address = [Int32](repeating: -1, count: count)
+        segment = [Int32](repeating: -1, count: count)
+        roadBearing = [Double](repeating: .nan, count: count)
+        houseBearing = roadBearing
+    }
+
+    public var count: Int { address.count }
+
+    public static func == (a: AddressFacings, b: AddressFacings) -> Bool {
+        func same(_ x: [Double], _ y: [Double]) -> Bool { x.map(\.bitPattern) == y.map(\.bitPattern) }
+        return a.address == b.address && a.segment == b.segment && same(a.roadBearing, b.roadBearing)
+            && same(a.houseBearing, b.houseBearing)
+    }
+}
+
 public struct BuildingOrientation: Sendable, Equatable {
     public var buildingID: String
     public var orientation: Orientation?
@@ -59,13 +86,20 @@ public final class Orienter {
     public let options: OrientationOptions
     let context = GEOSContext()
     let projection: Projection
-    /// Eligible segments only, with their projected lines.
+    /// Eligible segments only, with their projected lines, and each one's index in the
+    /// segments given.
     let segments: [Segment]
-    private var lines: [[Coord]] = []
-    private var lineGeoms: [Geometry] = []
+    let sourceIndex: [Int32]
+    private let lines: [[Coord]]
+    /// The same lines end to end (line `s` is `lineCoords[lineStarts[s]..<lineStarts[s + 1]]`),
+    /// read in place while candidates are measured: no reference counting per candidate.
+    private let lineCoords: [Coord]
+    private let lineStarts: [Int]
+    private let lineGeoms: [Geometry]
+    private let lineBoxes: [BBox]
     /// Each segment's normalised street name as a number (-1: none), and the numbers by name.
-    private var keys: [Int32] = []
-    private var keyNumbers: [String: Int32] = [:]
+    private let keys: [Int32]
+    private let keyNumbers: [String: Int32]
     /// Each segment's place in id order, for ties.
     private let idRank: [Int32]
     private let index: GridIndex
@@ -78,24 +112,32 @@ public final class Orienter {
     public init(segments all: [Segment], origin: Coord, options: OrientationOptions = .init()) throws {
         self.options = options
         projection = try Projection.localMetric(around: origin)
-        segments = all.filter { s in s.segmentClass.map(options.roadClasses.contains) ?? false }
-        var flat = segments.flatMap(\.line)
+        let kept = all.indices.filter { all[$0].segmentClass.map(options.roadClasses.contains) ?? false }
+        let eligible = kept.map { all[$0] }
+        segments = eligible
+        sourceIndex = kept.map { Int32($0) }
+        var flat = eligible.flatMap(\.line)
         try projection.forward(&flat)
-        var k = 0
-        for s in segments {
-            let l = Array(flat[k..<(k + s.line.count)]); k += s.line.count
+        var lines: [[Coord]] = [], starts = [0], geoms: [Geometry] = [], keys: [Int32] = [], numbers: [String: Int32] = [:]
+        for s in eligible {
+            let k = starts[starts.count - 1]
+            let l = Array(flat[k..<(k + s.line.count)])
             lines.append(l)
-            lineGeoms.append(l.count == 1 ? try Geometry.point(context, l[0]) : try Geometry.lineString(context, l))
+            starts.append(k + s.line.count)
+            geoms.append(l.count == 1 ? try Geometry.point(context, l[0]) : try Geometry.lineString(context, l))
             if let key = StreetName.normalize(s.name) {
-                let n = keyNumbers[key] ?? Int32(keyNumbers.count)
-                keyNumbers[key] = n
+                let n = numbers[key] ?? Int32(numbers.count)
+                numbers[key] = n
                 keys.append(n)
             } else {
                 keys.append(-1)
             }
         }
-        idRank = IDOrder.ranks(segments.map { $0.id })
-        index = GridIndex(boxes: lines.map { BBox(covering: $0) })
+        self.lines = lines; lineCoords = flat; lineStarts = starts; lineGeoms = geoms
+        self.keys = keys; keyNumbers = numbers
+        idRank = IDOrder.ranks(eligible.map { $0.id })
+        lineBoxes = lines.map { BBox(covering: $0) }
+        index = GridIndex(boxes: lineBoxes)
     }
 
     /// The orientation of a footprint given in degrees; `street` (as written on the address)
@@ -113,9 +155,7 @@ public final class Orienter {
 
     /// The same, with the street given as its normalised key.
     func orient(point: Coord, key: String?) throws -> Orientation? {
-        let p = try projection.forward(point)
-        let g = try Geometry.point(context, p)
-        return try orient(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p, street: key)
+        try facing(point: point, key: key).map(orientation)
     }
 
     /// A footprint in metres: the rings of all its parts, their envelope, and its centre.
@@ -143,17 +183,30 @@ public final class Orienter {
         return try footprint(projected: projected)
     }
 
-    /// The same for a building's footprint.
-    func projectedFootprint(_ f: Geo.Footprint, metres: [[Coord]]?) throws -> Footprint? {
-        guard let metres else { return try projectedFootprint(f.polygons) }
-        return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres))
+    /// The same for a building's footprint; `metres`, when given, holds its rings projected
+    /// with this projection as building `at` (the common house, one ring, read in place).
+    func projectedFootprint(_ f: Geo.Footprint, metres: FlatRings?, at b: Int) throws -> Footprint? {
+        guard let metres, b >= 0 else { return try projectedFootprint(f.polygons) }
+        if f.partCount == 1 && f.ringCount == 1 && metres.ringCount(b) == 1,
+           let simple = metres.withRings(b, { simpleFootprint($0[0]) }) {
+            return simple
+        }
+        return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres[b]))
+    }
+
+    /// A footprint of one simple ring whose centroid lies inside it (the common house), with
+    /// planar code alone; nil for anything else.
+    private func simpleFootprint<Ring: CoordRing>(_ ring: Ring) -> Footprint? {
+        guard Planar.isSimpleRing(ring), let c = Orienter.shellCentroid(ring), Planar.covers(CollectionOfOne(ring), c, tolerance: 0)
+        else { return nil }
+        return Footprint(rings: [Array(ring)], box: BBox(covering: ring), centre: c)
     }
 
     /// The centroid of a simple ring (the common house), worked out as GEOS's `Centroid` does
     /// for a polygon shell, operation for operation (triangles fanned from the first vertex,
     /// twice their signed areas weighting three times their centroids), so the value is
     /// GEOS's to the bit without making a GEOS geometry; nil when the ring has no area.
-    static func shellCentroid(_ ring: [Coord]) -> Coord? {
+    static func shellCentroid<Ring: CoordRing>(_ ring: Ring) -> Coord? {
         guard let p0 = ring.first else { return nil }
         var cx = 0.0, cy = 0.0, area2 = 0.0
         for i in 0..<(ring.count - 1) {
@@ -188,60 +241,118 @@ public final class Orienter {
     }
 
     func orient(_ f: Footprint, street key: String?) throws -> Orientation? {
-        try orient(rings: f.rings, box: f.box, point: nil, centre: f.centre, street: key)
+        try facing(f, street: key).map(orientation)
+    }
+
+    /// The road faced, as `facing` finds it: the segment by its index here.
+    struct Facing {
+        var segment: Int
+        var distance: Double
+        var roadBearing: Double?, houseBearing: Double?
+    }
+
+    func orientation(_ f: Facing) -> Orientation {
+        Orientation(segmentID: segments[f.segment].id, distance: f.distance, roadBearing: f.roadBearing, houseBearing: f.houseBearing)
+    }
+
+    func facing(_ f: Footprint, street key: String?) throws -> Facing? {
+        try facing(rings: f.rings, box: f.box, point: nil, centre: f.centre, street: key)
+    }
+
+    func facing(point: Coord, key: String?) throws -> Facing? {
+        let p = try projection.forward(point)
+        let g = try Geometry.point(context, p)
+        return try facing(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p, street: key)
     }
 
     /// Core: footprint rings (or a point geometry when there are none), their envelope and
     /// centre in metres; `key` a normalised street name.
-    private func orient(rings: [[Coord]], box: BBox, point: Geometry?, centre: Coord, street key: String?) throws -> Orientation? {
-        let r = options.radiusMeters
-        var any: (Int, Double)? = nil, named: (Int, Double)? = nil
-        func better(_ s: Int, _ d: Double, than cur: (Int, Double)?) -> Bool {
-            guard let cur else { return true }
-            return d != cur.1 ? d < cur.1 : idRank[s] < idRank[cur.0]
-        }
+    private func facing(rings: [[Coord]], box: BBox, point: Geometry?, centre: Coord, street key: String?) throws -> Facing? {
         // The street as a segment name number; -2 when no segment has that name.
         let want: Int32? = key.map { keyNumbers[$0] ?? -2 }
-        // The roads near the house first, then, only when the answer could lie farther, all
-        // within the radius. A road at distance d from the footprint meets its envelope grown
-        // by d, so a winner found closer than the first reach (less a hair for rounding) has
-        // no rival outside it: the answer is the one the full search gives.
-        let reach = min(r, Orienter.firstReach)
-        for round in reach < r ? [reach, r] : [r] {
-            any = nil; named = nil
-            // In any order: the winner does not depend on it (ties go by id).
-            try index.forEach(meeting: box.expanded(by: round)) { (s: Int) throws -> Void in
-                let d: Double
-                if let point {
-                    d = try point.distance(to: lineGeoms[s])   // a point standing for a house
-                    guard d <= r else { return }
-                } else {
-                    // A segment is measured only as far as it could still win: a road of another
-                    // name is out once one of the street's name is found, and each is bounded by
-                    // the best it would have to beat (ties are kept: they go by id).
-                    let onStreet = want != nil && keys[s] == want
-                    if !onStreet && named != nil { return }
-                    let bound = onStreet ? (named?.1 ?? r) : (any?.1 ?? r)
-                    guard let dd = Planar.distance(rings: rings, ringsBox: box, line: lines[s], maxDistance: bound) else { return }
-                    d = dd
+        let found: (Int, Double)? = try lineCoords.withUnsafeBufferPointer { flat in
+            let starts = lineStarts
+            func line(_ s: Int) -> UnsafeBufferPointer<Coord> { UnsafeBufferPointer(rebasing: flat[starts[s]..<starts[s + 1]]) }
+            if let point {
+                // A point standing for a house.
+                let geoms = lineGeoms
+                return try nearest(box: box, want: want) { s, bound in
+                    let d = try point.distance(to: geoms[s])
+                    return d <= bound ? d : nil
                 }
-                if better(s, d, than: any) { any = (s, d) }
-                if let want, keys[s] == want, better(s, d, than: named) { named = (s, d) }
             }
-            // Settled: the street's road found near, or no road of the street's name exists
-            // (none asked, or none anywhere) and the nearest road is near.
-            let sure = round * (1 - 1e-9) - 1e-6
-            if let n = named, n.1 <= sure { break }
-            if want == nil || want == -2, let a = any, a.1 <= sure { break }
+            // The rings read in place (the common house has one). A line whose envelope lies
+            // farther from the footprint's than the bound is too (no need to look closer).
+            let boxes = lineBoxes
+            if rings.count == 1 {
+                return try rings[0].withUnsafeBufferPointer { ring in
+                    try nearest(box: box, want: want) { s, bound in
+                        guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
+                        return Planar.distance(rings: CollectionOfOne(ring), ringsBox: box, line: line(s), maxDistance: bound)
+                    }
+                }
+            }
+            let all = rings.flatMap { $0 }
+            return try all.withUnsafeBufferPointer { coords in
+                var views: [UnsafeBufferPointer<Coord>] = [], k = 0
+                for ring in rings { views.append(UnsafeBufferPointer(rebasing: coords[k..<(k + ring.count)])); k += ring.count }
+                return try nearest(box: box, want: want) { s, bound in
+                    guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
+                    return Planar.distance(rings: views, ringsBox: box, line: line(s), maxDistance: bound)
+                }
+            }
         }
-        guard case let (s, d)? = named ?? any, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
+        guard let (s, d) = found, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
         let q = closest.point
         let bearings: (road: Double?, house: Double?)
         switch options.method {
         case .projected: bearings = try projectedBearings(s, sub: closest.segment, q: q, centre: centre)
         case .geodesic: bearings = try geodesicBearings(s, sub: closest.segment, q: q, centre: centre)
         }
-        return Orientation(segmentID: segments[s].id, distance: d, roadBearing: bearings.road, houseBearing: bearings.house)
+        return Facing(segment: s, distance: d, roadBearing: bearings.road, houseBearing: bearings.house)
+    }
+
+    /// The facing road of a house whose envelope is `box`: the nearest eligible segment within
+    /// the radius, one named `want` first (ties go by id); `measure(s, bound)` gives the
+    /// distance to segment `s`, or nil when it is more than `bound`.
+    private func nearest(box: BBox, want: Int32?, measure: (Int, Double) throws -> Double?) rethrows -> (Int, Double)? {
+        let r = options.radiusMeters
+        let keys = keys, idRank = idRank
+        var any: (Int, Double)? = nil, named: (Int, Double)? = nil
+        func better(_ s: Int, _ d: Double, than cur: (Int, Double)?) -> Bool {
+            guard let cur else { return true }
+            return d != cur.1 ? d < cur.1 : idRank[s] < idRank[cur.0]
+        }
+        // The roads near the house first, then, only when the answer could lie farther, all
+        // within the radius. A road at distance d from the footprint meets its envelope grown
+        // by d, so a winner found closer than the first reach (less a hair for rounding) has
+        // no rival outside it: the answer is the one the full search gives.
+        var round = min(r, Orienter.firstReach)
+        while true {
+            any = nil; named = nil
+            // In any order: the winner does not depend on it (ties go by id).
+            try index.forEach(meeting: box.expanded(by: round)) { s in
+                // A segment is measured only as far as it could still win: a road of another
+                // name is out once one of the street's name is found, and each is bounded by
+                // the best it would have to beat (ties are kept: they go by id).
+                // In the first round, nothing farther than its reach counts: if the winner is
+                // nearer, it is the same; if not, the second round decides from scratch.
+                let onStreet = want != nil && keys[s] == want
+                if !onStreet && named != nil { return }
+                let bound = onStreet ? (named?.1 ?? round) : (any?.1 ?? round)
+                guard let d = try measure(s, bound) else { return }
+                if better(s, d, than: any) { any = (s, d) }
+                if onStreet, better(s, d, than: named) { named = (s, d) }
+            }
+            // Settled: the street's road found near, or no road of the street's name exists
+            // (none asked, or none anywhere) and the nearest road is near.
+            let sure = round * (1 - 1e-9) - 1e-6
+            if let n = named, n.1 <= sure { break }
+            if want == nil || want == -2, let a = any, a.1 <= sure { break }
+            if round >= r { break }
+            round = r
+        }
+        return named ?? any
     }
 
     /// The sub-segment of a line nearest to index `i` that has a length (itself first); nil
@@ -300,89 +411,131 @@ extension Orienter {
     public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
                                        links: LinkResult, options: OrientationOptions = .init(),
                                        workers: Int? = nil) throws -> [AddressOrientation] {
-        let origin = Projection.localOrigin(buildings, addresses)
-        // Addresses in id order (the order of the rows), each with its linked building.
         let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
         let linked = linkedBuildings(buildings, addresses, order: order, links: links)
-        // The linker's footprints in metres, when it kept them and projected as the orienters do.
-        let metres = links.projectedFootprints.flatMap {
-            $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
+        var rows = order.indices.map { k in
+            AddressOrientation(addressID: addresses[order[k]].id,
+                               buildingID: linked[k].link >= 0 ? links.links[Int(linked[k].link)].buildingID : nil, orientation: nil)
         }
-        let streetKeys = StreetName.keys(addresses.lazy.map { $0.street })
-        // How many addresses each building serves: only the footprints of buildings serving
-        // several are kept for reuse (most serve one, and a million kept footprints weigh).
-        let uses = linked.reduce(into: [Int32](repeating: 0, count: buildings.count)) { u, l in
-            if l.index >= 0 { u[l.index] += 1 }
-        }
-        let chunk = 20_000
-        let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
-        // Each worker writes its chunks' rows in place in the one array of rows (distinct
-        // slots), so the rows are never held twice (chunk arrays, then their concatenation).
-        let failures = SlotResults<Void>(count: chunks.count)
-        let counter = TileCounter()
-        let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
-        var rows = order.indices.map { k in AddressOrientation(addressID: addresses[order[k]].id, buildingID: linked[k].id, orientation: nil) }
-        rows.withUnsafeMutableBufferPointer { out in
+        try rows.withUnsafeMutableBufferPointer { out in
             let out = SharedSlots(out)
-            DispatchQueue.concurrentPerform(iterations: n) { _ in
-                // One orienter (one GEOS context, one projection of the segments) per worker.
-                let orienter: Orienter
-                do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {
-                    while let c = counter.take(below: chunks.count) { failures.set(c, .failure(error)) }
-                    return
-                }
-                var footprints: [Int: Orienter.Footprint?] = [:]
-                while let c = counter.take(below: chunks.count) {
-                    do {
-                        for k in chunks[c] {
-                            let (_, b, linkerIndex) = linked[k]
-                            var o: Orientation? = nil
-                            if b >= 0 {
-                                let fp: Orienter.Footprint?
-                                if let cached = footprints[b] { fp = cached } else {
-                                    fp = try orienter.projectedFootprint(
-                                        buildings[b].footprint, metres: linkerIndex >= 0 ? metres?[linkerIndex] : nil)
-                                    if uses[b] > 1 { footprints[b] = .some(fp) }
-                                }
-                                if let fp { o = try orienter.orient(fp, street: streetKeys[order[k]]) }
-                            } else {
-                                o = try orienter.orient(point: addresses[order[k]].point, key: streetKeys[order[k]])
-                            }
-                            out.buffer[k].orientation = o
-                        }
-                        failures.set(c, .success(()))
-                    } catch {
-                        failures.set(c, .failure(error))
+            try orientEach(buildings: buildings, addresses: addresses, segments: segments, links: links, order: order,
+                           linked: linked, options: options, workers: workers) { k, facing, orienter in
+                out.buffer[k].orientation = facing.map(orienter.orientation)
+            }
+        }
+        return rows
+    }
+
+    /// The same, kept compact (a few numbers an address, no texts): what a provision writes.
+    public static func orientAddressFacings(buildings: [Building], addresses: [Address], segments: [Segment],
+                                            links: LinkResult, options: OrientationOptions = .init(),
+                                            workers: Int? = nil) throws -> AddressFacings {
+        let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
+        let linked = linkedBuildings(buildings, addresses, order: order, links: links)
+        var out = AddressFacings(count: order.count)
+        out.address = order.map { Int32($0) }
+        try out.segment.withUnsafeMutableBufferPointer { segment in
+            try out.roadBearing.withUnsafeMutableBufferPointer { road in
+                try out.houseBearing.withUnsafeMutableBufferPointer { house in
+                    let (segment, road, house) = (SharedSlots(segment), SharedSlots(road), SharedSlots(house))
+                    try orientEach(buildings: buildings, addresses: addresses, segments: segments, links: links, order: order,
+                                   linked: linked, options: options, workers: workers) { k, facing, orienter in
+                        guard let facing else { return }
+                        segment.buffer[k] = orienter.sourceIndex[facing.segment]
+                        road.buffer[k] = facing.roadBearing ?? .nan
+                        house.buffer[k] = facing.houseBearing ?? .nan
                     }
                 }
             }
         }
-        for c in chunks.indices { if let e = failures.error(c) { throw e } }
-        return rows
+        return out
     }
 
-    /// For each address in `order`: the id of the building its link names, that building's
-    /// index in `buildings` (-1 when it is not there), and its index in the array linked when
-    /// the two are known to agree (else -1). Uses the linker's indexes when `links` came from
-    /// these very arrays, checking each id; a dictionary otherwise.
+    /// Orients the addresses in `order`, calling `store(k, facing, orienter)` for the k-th
+    /// from a worker (each k once; distinct k may be stored at once).
+    private static func orientEach(buildings: [Building], addresses: [Address], segments: [Segment], links: LinkResult,
+                                   order: [Int], linked: [LinkedBuilding], options: OrientationOptions, workers: Int?,
+                                   store: @Sendable (Int, Facing?, Orienter) -> Void) throws {
+        let origin = Projection.localOrigin(buildings, addresses)
+        // The linker's footprints in metres, when it kept them and projected as the orienters do.
+        let metres = links.projectedFootprints.flatMap {
+            $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
+        }
+        let streetKeys = StreetName.keys(addresses.indices.lazy.map { addresses[$0].street })
+        // How many addresses each building serves: only the footprints of buildings serving
+        // several are kept for reuse (most serve one, and a million kept footprints weigh).
+        let uses = linked.reduce(into: [Int32](repeating: 0, count: buildings.count)) { u, l in
+            if l.index >= 0 { u[Int(l.index)] += 1 }
+        }
+        let chunk = 20_000
+        let chunks = stride(from: 0, to: order.count, by: chunk).map { $0..<min(order.count, $0 + chunk) }
+        let failures = SlotResults<Void>(count: chunks.count)
+        let counter = TileCounter()
+        let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
+        DispatchQueue.concurrentPerform(iterations: n) { _ in
+            // One orienter (one GEOS context, one projection of the segments) per worker.
+            let orienter: Orienter
+            do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {
+                while let c = counter.take(below: chunks.count) { failures.set(c, .failure(error)) }
+                return
+            }
+            var footprints: [Int: Orienter.Footprint?] = [:]
+            while let c = counter.take(below: chunks.count) {
+                do {
+                    for k in chunks[c] {
+                        let b = Int(linked[k].index), linkerIndex = Int(linked[k].linkerIndex)
+                        var f: Facing? = nil
+                        if b >= 0 {
+                            let fp: Orienter.Footprint?
+                            if uses[b] > 1, let cached = footprints[b] { fp = cached } else {
+                                fp = try orienter.projectedFootprint(buildings[b].footprint, metres: metres, at: linkerIndex)
+                                if uses[b] > 1 { footprints[b] = .some(fp) }
+                            }
+                            if let fp { f = try orienter.facing(fp, street: streetKeys[order[k]]) }
+                        } else {
+                            f = try orienter.facing(point: addresses[order[k]].point, key: streetKeys[order[k]])
+                        }
+                        store(k, f, orienter)
+                    }
+                    failures.set(c, .success(()))
+                } catch {
+                    failures.set(c, .failure(error))
+                }
+            }
+        }
+        for c in chunks.indices { if let e = failures.error(c) { throw e } }
+    }
+
+    /// The building of an address: its link's place in `links.links` (-1: none), the building's
+    /// index in `buildings` (-1 when not there), and its index in the array linked when the two
+    /// are known to agree (else -1).
+    struct LinkedBuilding { var link: Int32, index: Int32, linkerIndex: Int32 }
+
+    /// For each address in `order`, its `LinkedBuilding`. Uses the linker's indexes when
+    /// `links` came from these very arrays, checking each id; a dictionary otherwise.
     static func linkedBuildings(_ buildings: [Building], _ addresses: [Address], order: [Int],
-                                links: LinkResult) -> [(id: String?, index: Int, linkerIndex: Int)] {
+                                links: LinkResult) -> [LinkedBuilding] {
         // `links.links` is sorted by address id, one per address: in step with `order` when
         // it belongs to these addresses.
         let inStep = links.links.count == order.count && zip(order, links.links).allSatisfy { addresses[$0].id == $1.addressID }
         let byAddress: [String: Int] = inStep ? [:] : Dictionary(
             links.links.enumerated().map { ($1.addressID, $0) }, uniquingKeysWith: { first, _ in first })
         var byID: [String: Int]? = nil
-        return order.enumerated().map { k, a -> (id: String?, index: Int, linkerIndex: Int) in
-            guard let l = inStep ? k : byAddress[addresses[a].id], let bid = links.links[l].buildingID else { return (nil, -1, -1) }
+        return order.enumerated().map { k, a -> LinkedBuilding in
+            guard let l = inStep ? k : byAddress[addresses[a].id], let bid = links.links[l].buildingID else {
+                return LinkedBuilding(link: -1, index: -1, linkerIndex: -1)
+            }
             if l < links.buildingIndexes.count {
                 let hint = Int(links.buildingIndexes[l])
-                if hint >= 0, hint < buildings.count, buildings[hint].id == bid { return (bid, hint, hint) }
+                if hint >= 0, hint < buildings.count, buildings[hint].id == bid {
+                    return LinkedBuilding(link: Int32(l), index: Int32(hint), linkerIndex: Int32(hint))
+                }
             }
             if byID == nil {
                 byID = Dictionary(buildings.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            return (bid, byID![bid] ?? -1, -1)
+            return LinkedBuilding(link: Int32(l), index: Int32(byID![bid] ?? -1), linkerIndex: -1)
         }
     }
 

@@ -9,6 +9,11 @@ extension UnsafeBufferPointer: CoordRing where Element == Coord {}
 /// given: covers and distances on a footprint's rings, ray casting, segment tangents. Validity,
 /// repair, centroids and areas of anything but a simple ring go through GEOS.
 public enum Planar {
+    /// A millimetre: above any rounding of the measures here on projected coordinates (their
+    /// errors are of the order of 1e-9 m), so a test that skips work only beyond this margin
+    /// never changes a result.
+    static let roundingMargin = 1e-3
+
     @inlinable public static func sub(_ a: Coord, _ b: Coord) -> Coord { Coord(a.x - b.x, a.y - b.y) }
     @inlinable public static func dot(_ a: Coord, _ b: Coord) -> Double { a.x * b.x + a.y * b.y }
     @inlinable public static func cross(_ a: Coord, _ b: Coord) -> Double { a.x * b.y - a.y * b.x }
@@ -65,12 +70,15 @@ public enum Planar {
         return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
     }
 
-    /// Distance between segments p1–p2 and q1–q2 (0 when they cross).
+    /// Distance between segments p1–p2 and q1–q2 (0 when they cross): the least of the four
+    /// end-to-segment distances, one square root taken of the least square (the same value:
+    /// a square root is rounded correctly and never decreases).
     public static func segmentDistance(_ p1: Coord, _ p2: Coord, _ q1: Coord, _ q2: Coord) -> Double {
         if segmentsIntersect(p1, p2, q1, q2) { return 0 }
-        let d1 = length(sub(p1, closestOnSegment(p1, q1, q2).0)), d2 = length(sub(p2, closestOnSegment(p2, q1, q2).0))
-        let d3 = length(sub(q1, closestOnSegment(q1, p1, p2).0)), d4 = length(sub(q2, closestOnSegment(q2, p1, p2).0))
-        return min(min(d1, d2), min(d3, d4))
+        func square(_ v: Coord) -> Double { v.x * v.x + v.y * v.y }
+        let d1 = square(sub(p1, closestOnSegment(p1, q1, q2).0)), d2 = square(sub(p2, closestOnSegment(p2, q1, q2).0))
+        let d3 = square(sub(q1, closestOnSegment(q1, p1, p2).0)), d4 = square(sub(q2, closestOnSegment(q2, p1, p2).0))
+        return min(min(d1, d2), min(d3, d4)).squareRoot()
     }
 
     /// True when some edge of `rings` comes within `d` of the polyline `line`.
@@ -103,10 +111,12 @@ public enum Planar {
     /// Distance between an area (`rings`) and a polyline (0 when the line touches or enters
     /// the area); `nil` when it is more than `maxDistance`. Edge pairs whose boxes lie farther
     /// apart than the best distance so far are skipped.
-    public static func distance<Rings: Sequence>(rings: Rings, ringsBox: BBox, line: [Coord], maxDistance: Double) -> Double?
+    public static func distance<Rings: Sequence, Line: CoordRing>(rings: Rings, ringsBox: BBox, line: Line, maxDistance: Double) -> Double?
         where Rings.Element: CoordRing {
         guard let first = line.first else { return nil }
-        if covers(rings, first, tolerance: 0) { return 0 }
+        // A line that starts in the area (or on its edge) is at 0; one that starts outside its
+        // envelope (by more than a millimetre, far above any rounding) cannot.
+        if ringsBox.expanded(by: Planar.roundingMargin).contains(first) && covers(rings, first, tolerance: 0) { return 0 }
         var best = maxDistance
         var found = false
         let n = max(1, line.count - 1)
@@ -116,7 +126,12 @@ public enum Planar {
             guard eb.intersects(ringsBox.expanded(by: best)) else { continue }
             for r in rings where r.count > 1 {
                 for i in 0..<(r.count - 1) {
-                    let d = segmentDistance(r[i], r[i + 1], q1, q2)
+                    // An edge whose box lies farther from this one than the best so far (by more
+                    // than the margin) is farther than it: not measured.
+                    let p1 = r[i], p2 = r[i + 1], reach = best + Planar.roundingMargin
+                    if min(p1.x, p2.x) - eb.maxX > reach || eb.minX - max(p1.x, p2.x) > reach
+                        || min(p1.y, p2.y) - eb.maxY > reach || eb.minY - max(p1.y, p2.y) > reach { continue }
+                    let d = segmentDistance(p1, p2, q1, q2)
                     if d <= best { best = d; found = true }
                     if best == 0 { return 0 }
                 }

@@ -143,8 +143,8 @@ struct ProvisionCommand: ParsableCommand {
             sources: sources, bbox: input.loadOptions.bbox, settings: settings)
         provisionInput.orientationJob = {
             Log.info("flyr provision: orienting (beside the writing)")
-            let rows = try Orienter.orientAddresses(buildings: buildings, addresses: addresses, segments: segments,
-                                                    links: footprints.take())
+            let rows = try Orienter.orientAddressFacings(buildings: buildings, addresses: addresses, segments: segments,
+                                                         links: footprints.take())
             Log.info("flyr provision: oriented")
             // The orientation's working data and the footprints are gone; give their pages back
             // while the write goes on, so that its peak is not stacked on memory malloc holds free.

@@ -61,8 +61,8 @@ import Geo
         var deferred = given
         deferred.orientations = []
         deferred.orientationJob = { [given] in
-            try Orienter.orientAddresses(buildings: given.buildings, addresses: given.addresses,
-                                         segments: given.segments, links: given.links)
+            try Orienter.orientAddressFacings(buildings: given.buildings, addresses: given.addresses,
+                                              segments: given.segments, links: given.links)
         }
         let a = dir.appendingPathComponent("a.gpkg").path, b = dir.appendingPathComponent("b.gpkg").path
         _ = try Provisioner.provision(given, at: a)

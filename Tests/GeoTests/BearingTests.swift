@@ -184,6 +184,31 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
         }
     }
 
+    /// The compact rows a provision writes say what the full rows say, to the bit, at one
+    /// worker as at several; every row names its address and the segment by its index.
+    @Test func compactFacingsMatchTheFullRows() throws {
+        let s = Sample.shared
+        var options = LinkerOptions()
+        options.keepsProjectedFootprints = true
+        let links = try Linker(options: options).link(buildings: s.buildings, addresses: s.addresses, segments: s.segments)
+        let rows = try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments, links: links)
+        let one = try Orienter.orientAddressFacings(buildings: s.buildings, addresses: s.addresses, segments: s.segments,
+                                                    links: links, workers: 1)
+        let many = try Orienter.orientAddressFacings(buildings: s.buildings, addresses: s.addresses, segments: s.segments,
+                                                     links: links, workers: 3)
+        #expect(one == many && one.count == rows.count)
+        var oriented = 0
+        for (k, r) in rows.enumerated() {
+            #expect(s.addresses[Int(one.address[k])].id == r.addressID)
+            guard let o = r.orientation else { #expect(one.segment[k] == -1); continue }
+            oriented += 1
+            #expect(s.segments[Int(one.segment[k])].id == o.segmentID)
+            #expect(one.roadBearing[k].bitPattern == (o.roadBearing ?? .nan).bitPattern)
+            #expect(one.houseBearing[k].bitPattern == (o.houseBearing ?? .nan).bitPattern)
+        }
+        #expect(oriented > rows.count * 9 / 10)
+    }
+
     @Test func bearingArithmetic() {
         #expect(Bearing.normalized(-90) == 270 && Bearing.normalized(720) == 0 && Bearing.normalized(.nan) == nil)
         #expect(Bearing.axial(270) == 90 && Bearing.axial(180) == 0 && Bearing.axial(-1) == 179)
