@@ -47,12 +47,12 @@ public struct ProvisionInput: Sendable {
         self.bbox = bbox; self.settings = settings
     }
 
-    /// Orientation rows given up front, compact: each matched to its address and segment by id.
-    static func facings(_ rows: [AddressOrientation], _ input: ProvisionInput) -> AddressFacings {
-        let addressIndex = Dictionary(input.addresses.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-        let segmentIndex = Dictionary(input.segments.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-        var out = AddressFacings(count: rows.count)
-        for (k, row) in rows.enumerated() {
+    /// `orientations`, compact: each row matched to its address and segment by id.
+    var facingsGiven: AddressFacings {
+        let addressIndex = Dictionary(addresses.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        let segmentIndex = Dictionary(segments.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        var out = AddressFacings(count: orientations.count)
+        for (k, row) in orientations.enumerated() {
             out.address[k] = addressIndex[row.addressID] ?? -1
             guard let o = row.orientation, let s = segmentIndex[o.segmentID] else { continue }
             out.segment[k] = s
@@ -258,7 +258,6 @@ public enum Provisioner {
             try GeoPackage.createSpatialIndexTriggers(db, table: table)
             try GeoPackage.setExtent(db, table: table, extent)
         }
-        var geometry = ByteWriter()
         // Rows are written with their fids, the ones AUTOINCREMENT would give (one past the
         // largest the table ever had), so that a statement can carry several rows and the
         // R-tree entries are known without asking SQLite row by row.
@@ -267,27 +266,6 @@ public enum Provisioner {
                 SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(fid) FROM \(table)), 0))
                 """, arguments: [table]) ?? 0
             return last + 1
-        }
-
-        func writeSegments() throws {
-            progress("writing \(input.segments.count) segments")
-            let insertSegment = try BulkInsert(db, into: "segments", columns: [
-                "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
-            var fid = try nextFID("segments")
-            var boxes: [(id: Int64, box: BBox)] = []
-            for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
-                let s = input.segments[i]
-                geometry.reset()
-                GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
-                insertSegment.int(fid)
-                insertSegment.blob(geometry.buffer)
-                for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
-                try insertSegment.endRow()
-                boxes.append((fid, s.bbox))
-                fid += 1
-            }
-            try insertSegment.finish()
-            try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
         }
 
         // The orientations, when still to be worked out, on other threads from the start: they
@@ -306,7 +284,26 @@ public enum Provisioner {
             try insertStats.endRow()
         }
         try insertStats.finish()
-        try writeSegments()
+
+        progress("writing \(input.segments.count) segments")
+        let insertSegment = try BulkInsert(db, into: "segments", columns: [
+            "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
+        var fid = try nextFID("segments")
+        var boxes: [(id: Int64, box: BBox)] = []
+        var geometry = ByteWriter()
+        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
+            let s = input.segments[i]
+            geometry.reset()
+            GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
+            insertSegment.int(fid)
+            insertSegment.blob(geometry.buffer)
+            for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
+            try insertSegment.endRow()
+            boxes.append((fid, s.bbox))
+            fid += 1
+        }
+        try insertSegment.finish()
+        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
 
         // The address rows (walking order, link, QR slug, one-line form) are made on another
         // thread while the buildings go in.
@@ -319,7 +316,7 @@ public enum Provisioner {
         let insertBuilding = try BulkInsert(db, into: "buildings", columns: [
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
-        var fid = try nextFID("buildings")
+        fid = try nextFID("buildings")
         let buildingIndex = try startSpatialIndex("buildings") { [fid] in
             // After the address rows: their working data and this packing's are not held at once.
             addressRows.wait()
@@ -392,7 +389,7 @@ public enum Provisioner {
         }
 
         progress("writing \(input.addresses.count) addresses")
-        let facings = try orientationJob?.take().get() ?? ProvisionInput.facings(input.orientations, input)
+        let facings = try orientationJob?.take().get() ?? input.facingsGiven
         let insertAddress = try BulkInsert(db, into: "campaign_addresses", columns: [
             "fid", "geom", "gers_id", "campaign_id", "number", "street", "unit", "postcode", "postal_city", "country",
             "address_levels", "sources", "formatted", "building_gers_id", "match_method", "confidence", "distance_m",

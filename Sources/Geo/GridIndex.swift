@@ -55,8 +55,10 @@ struct GridIndex {
         for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
         var fill = starts
         var entries = [Int32](repeating: 0, count: listed)
+        var firstColumn = [Int32](repeating: 0, count: boxes.count), firstRow = firstColumn
         for (k, b) in boxes.enumerated() where !b.isEmpty {
             let c = cells(b)
+            firstColumn[k] = Int32(c.columns.lowerBound); firstRow[k] = Int32(c.rows.lowerBound)
             for j in c.rows {
                 for i in c.columns {
                     entries[Int(fill[j * columns + i])] = Int32(k)
@@ -66,11 +68,6 @@ struct GridIndex {
         }
         cellStarts = starts
         self.entries = entries
-        var firstColumn = [Int32](repeating: 0, count: boxes.count), firstRow = firstColumn
-        for (k, b) in boxes.enumerated() where !b.isEmpty {
-            let c = cells(b)
-            firstColumn[k] = Int32(c.columns.lowerBound); firstRow[k] = Int32(c.rows.lowerBound)
-        }
         self.firstColumn = firstColumn
         self.firstRow = firstRow
     }

@@ -90,9 +90,8 @@ public final class Orienter {
     /// segments given.
     let segments: [Segment]
     let sourceIndex: [Int32]
-    private let lines: [[Coord]]
-    /// The same lines end to end (line `s` is `lineCoords[lineStarts[s]..<lineStarts[s + 1]]`),
-    /// read in place while candidates are measured: no reference counting per candidate.
+    /// Their lines in metres end to end (line `s` is `lineCoords[lineStarts[s]..<lineStarts[s + 1]]`),
+    /// read in place: no reference counting per candidate.
     private let lineCoords: [Coord]
     private let lineStarts: [Int]
     private let lineGeoms: [Geometry]
@@ -118,13 +117,13 @@ public final class Orienter {
         sourceIndex = kept.map { Int32($0) }
         var flat = eligible.flatMap(\.line)
         try projection.forward(&flat)
-        var lines: [[Coord]] = [], starts = [0], geoms: [Geometry] = [], keys: [Int32] = [], numbers: [String: Int32] = [:]
+        var starts = [0], geoms: [Geometry] = [], boxes: [BBox] = [], keys: [Int32] = [], numbers: [String: Int32] = [:]
         for s in eligible {
             let k = starts[starts.count - 1]
             let l = Array(flat[k..<(k + s.line.count)])
-            lines.append(l)
             starts.append(k + s.line.count)
             geoms.append(l.count == 1 ? try Geometry.point(context, l[0]) : try Geometry.lineString(context, l))
+            boxes.append(BBox(covering: l))
             if let key = StreetName.normalize(s.name) {
                 let n = numbers[key] ?? Int32(numbers.count)
                 numbers[key] = n
@@ -133,11 +132,10 @@ public final class Orienter {
                 keys.append(-1)
             }
         }
-        self.lines = lines; lineCoords = flat; lineStarts = starts; lineGeoms = geoms
+        lineCoords = flat; lineStarts = starts; lineGeoms = geoms; lineBoxes = boxes
         self.keys = keys; keyNumbers = numbers
         idRank = IDOrder.ranks(eligible.map { $0.id })
-        lineBoxes = lines.map { BBox(covering: $0) }
-        index = GridIndex(boxes: lineBoxes)
+        index = GridIndex(boxes: boxes)
     }
 
     /// The orientation of a footprint given in degrees; `street` (as written on the address)
@@ -167,18 +165,12 @@ public final class Orienter {
 
     /// The footprint in metres (repaired when invalid) and its centre (the centroid, or a
     /// point on the surface when the centroid falls outside); nil when empty.
-    /// `metres`, when given, holds the parts' rings already projected with this projection.
-    func projectedFootprint(_ parts: [PolygonCoords], metres: [[Coord]]? = nil) throws -> Footprint? {
-        let projected: [PolygonCoords]
-        if let metres {
-            projected = LinkWorld.parts(of: parts.map { $0.rings.count }, rings: metres)
-        } else {
-            var flat = parts.flatMap { $0.rings.flatMap { $0 } }
-            try projection.forward(&flat)
-            var k = 0
-            projected = parts.map { p in
-                PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
-            }
+    func projectedFootprint(_ parts: [PolygonCoords]) throws -> Footprint? {
+        var flat = parts.flatMap { $0.rings.flatMap { $0 } }
+        try projection.forward(&flat)
+        var k = 0
+        let projected = parts.map { p in
+            PolygonCoords(rings: p.rings.map { r in defer { k += r.count }; return Array(flat[k..<(k + r.count)]) })
         }
         return try footprint(projected: projected)
     }
@@ -188,18 +180,22 @@ public final class Orienter {
     func projectedFootprint(_ f: Geo.Footprint, metres: FlatRings?, at b: Int) throws -> Footprint? {
         guard let metres, b >= 0 else { return try projectedFootprint(f.polygons) }
         if f.partCount == 1 && f.ringCount == 1 && metres.ringCount(b) == 1,
-           let simple = metres.withRings(b, { simpleFootprint($0[0]) }) {
+           let simple = try metres.withRings(b, { try simpleFootprint($0[0]) }) {
             return simple
         }
         return try footprint(projected: LinkWorld.parts(of: f.partSizes, rings: metres[b]))
     }
 
-    /// A footprint of one simple ring whose centroid lies inside it (the common house), with
-    /// planar code alone; nil for anything else.
-    private func simpleFootprint<Ring: CoordRing>(_ ring: Ring) -> Footprint? {
-        guard Planar.isSimpleRing(ring), let c = Orienter.shellCentroid(ring), Planar.covers(CollectionOfOne(ring), c, tolerance: 0)
-        else { return nil }
-        return Footprint(rings: [Array(ring)], box: BBox(covering: ring), centre: c)
+    /// The footprint of one simple ring (the common house): its centre found and tested with
+    /// planar code (GEOS only for a ring without area or a centroid outside it); nil when the
+    /// ring is not simple.
+    private func simpleFootprint<Ring: CoordRing>(_ ring: Ring) throws -> Footprint? {
+        guard Planar.isSimpleRing(ring) else { return nil }
+        let rings = [Array(ring)]
+        func polygon() throws -> Geometry { try Geometry.polygon(context, [PolygonCoords(rings: rings)]) }
+        let c = try Orienter.shellCentroid(ring) ?? polygon().centroid().pointCoord()
+        let centre = try Planar.covers(CollectionOfOne(ring), c, tolerance: 0) ? c : polygon().pointOnSurface().pointCoord()
+        return Footprint(rings: rings, box: BBox(covering: ring), centre: centre)
     }
 
     /// The centroid of a simple ring (the common house), worked out as GEOS's `Centroid` does
@@ -223,14 +219,10 @@ public final class Orienter {
     /// A footprint already in metres, repaired when invalid, with its centre.
     private func footprint(projected: [PolygonCoords]) throws -> Footprint? {
         guard projected.contains(where: { $0.rings.contains { !$0.isEmpty } }) else { return nil }
-        // One simple ring, the common house: its centre is found and tested with planar code
-        // (GEOS only for a ring without area or a centroid outside it); anything else goes
-        // through GEOS (validity, repair, covers).
-        if projected.count == 1 && projected[0].rings.count == 1 && Planar.isSimpleRing(projected[0].rings[0]) {
-            let ring = projected[0].rings[0]
-            let c = try Orienter.shellCentroid(ring) ?? Geometry.polygon(context, projected).centroid().pointCoord()
-            let centre = try Planar.covers([ring], c, tolerance: 0) ? c : Geometry.polygon(context, projected).pointOnSurface().pointCoord()
-            return Footprint(rings: [ring], box: BBox(covering: ring), centre: centre)
+        // One simple ring, the common house, with planar code; anything else goes through
+        // GEOS (validity, repair, covers).
+        if projected.count == 1 && projected[0].rings.count == 1, let simple = try simpleFootprint(projected[0].rings[0]) {
+            return simple
         }
         var g = try Geometry.polygon(context, projected)
         if !g.isValid { g = try g.makeValid().polygonalPart() }
@@ -270,46 +262,44 @@ public final class Orienter {
     private func facing(rings: [[Coord]], box: BBox, point: Geometry?, centre: Coord, street key: String?) throws -> Facing? {
         // The street as a segment name number; -2 when no segment has that name.
         let want: Int32? = key.map { keyNumbers[$0] ?? -2 }
-        let found: (Int, Double)? = try lineCoords.withUnsafeBufferPointer { flat in
-            let starts = lineStarts
+        return try lineCoords.withUnsafeBufferPointer { flat -> Facing? in
+            let starts = lineStarts, boxes = lineBoxes
             func line(_ s: Int) -> UnsafeBufferPointer<Coord> { UnsafeBufferPointer(rebasing: flat[starts[s]..<starts[s + 1]]) }
+            // The rings read in place. A line whose envelope lies farther from the footprint's
+            // than the bound is too (no need to look closer).
+            func nearest<Rings: Sequence>(to rings: Rings) throws -> (Int, Double)? where Rings.Element == UnsafeBufferPointer<Coord> {
+                try self.nearest(box: box, want: want) { s, bound in
+                    guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
+                    return Planar.distance(rings: rings, ringsBox: box, line: line(s), maxDistance: bound)
+                }
+            }
+            let found: (Int, Double)?
             if let point {
                 // A point standing for a house.
                 let geoms = lineGeoms
-                return try nearest(box: box, want: want) { s, bound in
+                found = try self.nearest(box: box, want: want) { s, bound in
                     let d = try point.distance(to: geoms[s])
                     return d <= bound ? d : nil
                 }
-            }
-            // The rings read in place (the common house has one). A line whose envelope lies
-            // farther from the footprint's than the bound is too (no need to look closer).
-            let boxes = lineBoxes
-            if rings.count == 1 {
-                return try rings[0].withUnsafeBufferPointer { ring in
-                    try nearest(box: box, want: want) { s, bound in
-                        guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
-                        return Planar.distance(rings: CollectionOfOne(ring), ringsBox: box, line: line(s), maxDistance: bound)
-                    }
+            } else if rings.count == 1 {
+                found = try rings[0].withUnsafeBufferPointer { try nearest(to: CollectionOfOne($0)) }
+            } else {
+                let all = rings.flatMap { $0 }
+                found = try all.withUnsafeBufferPointer { coords in
+                    var views: [UnsafeBufferPointer<Coord>] = [], k = 0
+                    for ring in rings { views.append(UnsafeBufferPointer(rebasing: coords[k..<(k + ring.count)])); k += ring.count }
+                    return try nearest(to: views)
                 }
             }
-            let all = rings.flatMap { $0 }
-            return try all.withUnsafeBufferPointer { coords in
-                var views: [UnsafeBufferPointer<Coord>] = [], k = 0
-                for ring in rings { views.append(UnsafeBufferPointer(rebasing: coords[k..<(k + ring.count)])); k += ring.count }
-                return try nearest(box: box, want: want) { s, bound in
-                    guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
-                    return Planar.distance(rings: views, ringsBox: box, line: line(s), maxDistance: bound)
-                }
+            guard let (s, d) = found, let closest = Planar.closestOnLine(centre, line(s)) else { return nil }
+            let q = closest.point
+            let bearings: (road: Double?, house: Double?)
+            switch options.method {
+            case .projected: bearings = try projectedBearings(line(s), sub: closest.segment, q: q, centre: centre)
+            case .geodesic: bearings = try geodesicBearings(s, line(s), sub: closest.segment, q: q, centre: centre)
             }
+            return Facing(segment: s, distance: d, roadBearing: bearings.road, houseBearing: bearings.house)
         }
-        guard let (s, d) = found, let closest = Planar.closestOnLine(centre, lines[s]) else { return nil }
-        let q = closest.point
-        let bearings: (road: Double?, house: Double?)
-        switch options.method {
-        case .projected: bearings = try projectedBearings(s, sub: closest.segment, q: q, centre: centre)
-        case .geodesic: bearings = try geodesicBearings(s, sub: closest.segment, q: q, centre: centre)
-        }
-        return Facing(segment: s, distance: d, roadBearing: bearings.road, houseBearing: bearings.house)
     }
 
     /// The facing road of a house whose envelope is `box`: the nearest eligible segment within
@@ -357,7 +347,7 @@ public final class Orienter {
 
     /// The sub-segment of a line nearest to index `i` that has a length (itself first); nil
     /// when every vertex is the same point.
-    static func tangentSegment(_ line: [Coord], near i: Int) -> Int? {
+    static func tangentSegment<Line: CoordRing>(_ line: Line, near i: Int) -> Int? {
         guard line.count > 1 else { return nil }
         let n = line.count - 1
         for step in 0..<n {
@@ -366,24 +356,25 @@ public final class Orienter {
         return nil
     }
 
-    private func projectedBearings(_ s: Int, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
+    /// The bearings at q on `line` (a segment's line in metres) and from the centre to q.
+    private func projectedBearings(_ line: UnsafeBufferPointer<Coord>, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
         var road: Double? = nil
-        if let j = Orienter.tangentSegment(lines[s], near: i),
-           let g = Bearing.grid(from: lines[s][j], to: lines[s][j + 1]) {
+        if let j = Orienter.tangentSegment(line, near: i),
+           let g = Bearing.grid(from: line[j], to: line[j + 1]) {
             road = Bearing.axial(g - (try projection.convergence(at: try projection.inverse(q))))
         }
         let house = try projection.trueBearing(from: centre, to: q)
         return (road, house)
     }
 
-    private func geodesicBearings(_ s: Int, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
+    private func geodesicBearings(_ s: Int, _ l: UnsafeBufferPointer<Coord>, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
         var pair = [q, centre]
         try projection.inverse(&pair)
         let (qd, cd) = (pair[0], pair[1])
         var road: Double? = nil
-        if let j = Orienter.tangentSegment(lines[s], near: i) {
+        if let j = Orienter.tangentSegment(l, near: i) {
             // Azimuth at q toward the farther end of its sub-segment; the axis is the same either way.
-            let l = lines[s], line = segments[s].line
+            let line = segments[s].line
             let far = Planar.length(Planar.sub(l[j], q)) > Planar.length(Planar.sub(l[j + 1], q)) ? line[j] : line[j + 1]
             road = Bearing.geodesic(from: qd, to: far).flatMap(Bearing.axial)
         }
@@ -411,8 +402,7 @@ extension Orienter {
     public static func orientAddresses(buildings: [Building], addresses: [Address], segments: [Segment],
                                        links: LinkResult, options: OrientationOptions = .init(),
                                        workers: Int? = nil) throws -> [AddressOrientation] {
-        let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
-        let linked = linkedBuildings(buildings, addresses, order: order, links: links)
+        let (order, linked) = linkedInOrder(buildings, addresses, links)
         var rows = order.indices.map { k in
             AddressOrientation(addressID: addresses[order[k]].id,
                                buildingID: linked[k].link >= 0 ? links.links[Int(linked[k].link)].buildingID : nil, orientation: nil)
@@ -431,8 +421,7 @@ extension Orienter {
     public static func orientAddressFacings(buildings: [Building], addresses: [Address], segments: [Segment],
                                             links: LinkResult, options: OrientationOptions = .init(),
                                             workers: Int? = nil) throws -> AddressFacings {
-        let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
-        let linked = linkedBuildings(buildings, addresses, order: order, links: links)
+        let (order, linked) = linkedInOrder(buildings, addresses, links)
         var out = AddressFacings(count: order.count)
         out.address = order.map { Int32($0) }
         try out.segment.withUnsafeMutableBufferPointer { segment in
@@ -450,6 +439,13 @@ extension Orienter {
             }
         }
         return out
+    }
+
+    /// The addresses' indexes in id order (the order of the rows), each with its building.
+    private static func linkedInOrder(_ buildings: [Building], _ addresses: [Address], _ links: LinkResult)
+        -> (order: [Int], linked: [LinkedBuilding]) {
+        let order = links.addressOrder(of: addresses) ?? IDOrder.sortedIndices(addresses.map { $0.id })
+        return (order, linkedBuildings(buildings, addresses, order: order, links: links))
     }
 
     /// Orients the addresses in `order`, calling `store(k, facing, orienter)` for the k-th
@@ -484,7 +480,7 @@ extension Orienter {
             while let c = counter.take(below: chunks.count) {
                 do {
                     for k in chunks[c] {
-                        let b = Int(linked[k].index), linkerIndex = Int(linked[k].linkerIndex)
+                        let b = Int(linked[k].index), linkerIndex = linked[k].asLinked ? b : -1
                         var f: Facing? = nil
                         if b >= 0 {
                             let fp: Orienter.Footprint?
@@ -508,9 +504,9 @@ extension Orienter {
     }
 
     /// The building of an address: its link's place in `links.links` (-1: none), the building's
-    /// index in `buildings` (-1 when not there), and its index in the array linked when the two
-    /// are known to agree (else -1).
-    struct LinkedBuilding { var link: Int32, index: Int32, linkerIndex: Int32 }
+    /// index in `buildings` (-1 when not there), and whether that is its index in the array
+    /// linked too (the linker's footprints then hold it there).
+    struct LinkedBuilding { var link: Int32, index: Int32, asLinked: Bool }
 
     /// For each address in `order`, its `LinkedBuilding`. Uses the linker's indexes when
     /// `links` came from these very arrays, checking each id; a dictionary otherwise.
@@ -524,18 +520,18 @@ extension Orienter {
         var byID: [String: Int]? = nil
         return order.enumerated().map { k, a -> LinkedBuilding in
             guard let l = inStep ? k : byAddress[addresses[a].id], let bid = links.links[l].buildingID else {
-                return LinkedBuilding(link: -1, index: -1, linkerIndex: -1)
+                return LinkedBuilding(link: -1, index: -1, asLinked: false)
             }
             if l < links.buildingIndexes.count {
                 let hint = Int(links.buildingIndexes[l])
                 if hint >= 0, hint < buildings.count, buildings[hint].id == bid {
-                    return LinkedBuilding(link: Int32(l), index: Int32(hint), linkerIndex: Int32(hint))
+                    return LinkedBuilding(link: Int32(l), index: Int32(hint), asLinked: true)
                 }
             }
             if byID == nil {
                 byID = Dictionary(buildings.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            return LinkedBuilding(link: Int32(l), index: Int32(byID![bid] ?? -1), linkerIndex: -1)
+            return LinkedBuilding(link: Int32(l), index: Int32(byID![bid] ?? -1), asLinked: false)
         }
     }
 

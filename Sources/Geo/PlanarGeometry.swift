@@ -31,7 +31,7 @@ public enum Planar {
 
     /// The closest point of a polyline to p, its distance, and the index of the segment
     /// it lies on. An empty line gives nil.
-    public static func closestOnLine(_ p: Coord, _ line: [Coord]) -> (point: Coord, distance: Double, segment: Int)? {
+    public static func closestOnLine<Line: CoordRing>(_ p: Coord, _ line: Line) -> (point: Coord, distance: Double, segment: Int)? {
         guard let first = line.first else { return nil }
         if line.count == 1 { return (first, length(sub(p, first)), 0) }
         var best: (Coord, Double, Int) = (first, .infinity, 0)

@@ -329,12 +329,6 @@ public final class SlotResults<T>: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         return try results[i]!.get()
     }
-    /// The value of slot `i`, which is emptied: the caller holds the only copy.
-    public func take(_ i: Int) throws -> T {
-        lock.lock(); defer { lock.unlock() }
-        defer { results[i] = nil }
-        return try results[i]!.get()
-    }
     /// The error in slot `i`; nil when it holds a value or is empty.
     public func error(_ i: Int) -> Error? {
         lock.lock(); defer { lock.unlock() }

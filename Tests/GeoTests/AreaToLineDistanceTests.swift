@@ -18,7 +18,6 @@ struct AreaToLineDistanceTests {
     @Test func areaToLineDistanceEqualsEveryPairMeasured() {
         var g = SeededRandom(seed: 20261124)
         func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
-        var checked = 0, bounded = 0
         for _ in 0..<3000 {
             // A house-like ring (a rotated box, sometimes with an extra vertex) around the origin
             // of a local projection, and a road of 1 to 12 vertices somewhere within 60 m.
@@ -36,11 +35,8 @@ struct AreaToLineDistanceTests {
             for bound in [exact, exact * 1.5, exact * 0.5, r(0...80)] {
                 let d = Planar.distance(rings: [ring], ringsBox: box, line: line, maxDistance: bound)
                 #expect(d == (exact <= bound ? exact : nil))
-                bounded += 1
             }
-            checked += 1
         }
-        #expect(checked == 3000 && bounded == 12000)
     }
 
     @Test func segmentDistanceTakesTheLeastEndDistance() {
