@@ -234,6 +234,9 @@ public enum Provisioner {
         // Indexes on building ids and QR slugs take rows in random key order: sorted once at
         // the end instead of updated row by row.
         for index in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+        func createIndex(_ index: LookupIndex) throws {
+            try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table)(\(index.column))")
+        }
         // The CHECK constraints are `column IN (list)`, which SQLite evaluates by building a
         // temporary index on every row; the values written here come from Swift enums
         // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
@@ -318,8 +321,10 @@ public enum Provisioner {
             "is_multi_unit", "names", "sources"])
         fid = try nextFID("buildings")
         let buildingIndex = try startSpatialIndex("buildings") { [fid] in
-            // After the address rows: their working data and this packing's are not held at once.
+            // After the address rows and the orientations: their working data and this
+            // packing's are not held at once. (It is written after the address rows.)
             addressRows.wait()
+            orientationJob?.wait()
             return buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
         }
         // The rows' values are gathered (geometry encoded, texts copied) on another thread
@@ -358,8 +363,6 @@ public enum Provisioner {
             orphans.count = orphanCount
         }
         try buildingRows.drain { try insertBuilding.write($0[0]) }
-        try finishSpatialIndex("buildings", buildingIndex)
-        tableWritten()
         if hadStats {
             try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
         }
@@ -387,6 +390,9 @@ public enum Provisioner {
             try insertLink.write(chunk[0])
             linksCreated += chunk[0].rows
         }
+        // The links' lookup index now: the orientations may still be on their way.
+        for index in lookupIndexes where index.table == "building_address_links" { try createIndex(index) }
+        tableWritten()
 
         progress("writing \(input.addresses.count) addresses")
         let facings = try orientationJob?.take().get() ?? input.facingsGiven
@@ -449,12 +455,11 @@ public enum Provisioner {
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         prepared = AddressRows()
+        try finishSpatialIndex("buildings", buildingIndex)
         try finishSpatialIndex("campaign_addresses", addressIndex)
         tableWritten()
 
-        for index in lookupIndexes {
-            try db.execute(sql: "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.on)")
-        }
+        for index in lookupIndexes where index.table != "building_address_links" { try createIndex(index) }
 
         // What was written, counted as it went in (no scan of the tables).
         return ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
@@ -489,20 +494,27 @@ public enum Provisioner {
         // Walking order: street, house number (numeric, then as written), unit, id. Each text
         // is replaced by its rank among the distinct values (few: streets, numbers, units), and
         // the id by its rank, so the sort compares numbers only.
-        func ranks(_ texts: [String]) -> [Int32] {
-            var rank: [String: Int32] = [:]
-            for t in texts where rank[t] == nil { rank[t] = 0 }
-            for (n, t) in rank.keys.sorted().enumerated() { rank[t] = Int32(n) }
-            return texts.map { rank[$0]! }
+        func ranks<S: Sequence<String>>(_ texts: S) -> [Int32] {
+            var distinct = TextNumbers()
+            let numbers = texts.map { distinct.number($0) }
+            // Texts distinct byte for byte may still be equal as Strings (composed and
+            // decomposed accents): those share a rank.
+            var rank = [Int32](repeating: 0, count: distinct.count)
+            var r: Int32 = -1, previous: String? = nil
+            for n in distinct.texts.indices.sorted(by: { distinct.texts[$0] < distinct.texts[$1] }) {
+                if distinct.texts[n] != previous { r += 1; previous = distinct.texts[n] }
+                rank[n] = r
+            }
+            return numbers.map { rank[Int($0)] }
         }
         let ids = input.addresses.map { $0.id }
         let idOrder = input.links.addressOrder(of: input.addresses) ?? IDOrder.sortedIndices(ids)
         struct WalkKey { var street: Int32, number: Double, numberText: Int32, unit: Int32, id: Int32 }
         var keys: [WalkKey] = []
         do {
-            let streets = ranks(StreetName.keys(input.addresses.indices.lazy.map { input.addresses[$0].street }).map { $0 ?? "" })
-            let numberTexts = ranks(input.addresses.map { $0.number ?? "" })
-            let units = ranks(input.addresses.map { $0.unit ?? "" })
+            let streets = ranks(StreetName.keys(input.addresses.indices.lazy.map { input.addresses[$0].street }).lazy.map { $0 ?? "" })
+            let numberTexts = ranks(input.addresses.indices.lazy.map { input.addresses[$0].number ?? "" })
+            let units = ranks(input.addresses.indices.lazy.map { input.addresses[$0].unit ?? "" })
             var idRank = [Int32](repeating: 0, count: ids.count)
             for (n, i) in idOrder.enumerated() { idRank[i] = Int32(n) }
             keys = input.addresses.indices.map { i in
@@ -522,7 +534,8 @@ public enum Provisioner {
         var seq = [Int32](repeating: 0, count: input.addresses.count)
         for (n, i) in order.enumerated() { seq[i] = Int32(n + 1) }
 
-        var slugs = Set(kept.values.compactMap(\.slug))
+        // The slugs in use, as numbers (a kept slug not in this form cannot equal a new one).
+        var slugs = Set(kept.values.compactMap { $0.slug.flatMap(QRSlug.code) })
         // One link per address, sorted by address id like the rows made here.
         var links = SortedLookup(input.links.links.map(\.addressID))
         var out = AddressRows()
@@ -534,8 +547,9 @@ public enum Provisioner {
             let l = links.next(id) ?? -1
             var slug = kept.isEmpty ? nil : kept[id]?.slug
             if slug == nil {
-                repeat { slug = QRSlug.make(&random) } while slugs.contains(slug!)
-                slugs.insert(slug!)
+                var code: UInt64
+                repeat { code = QRSlug.makeCode(&random) } while !slugs.insert(code).inserted
+                slug = QRSlug.text(code)
             }
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
             AddressFormat.oneLine(input.addresses[i], into: &out.formattedBytes)
@@ -546,10 +560,11 @@ public enum Provisioner {
 
     /// The secondary indexes (migrations 002 and 004) that a provision drops and builds again
     /// once the rows are in. The slugs are unique by construction; the index checks it.
-    static let lookupIndexes: [(name: String, on: String, unique: Bool)] = [
-        ("campaign_addresses_building", "campaign_addresses(building_gers_id)", false),
-        ("building_address_links_building", "building_address_links(building_id)", false),
-        ("campaign_addresses_qr_slug", "campaign_addresses(qr_slug)", true),
+    typealias LookupIndex = (name: String, table: String, column: String, unique: Bool)
+    static let lookupIndexes: [LookupIndex] = [
+        ("campaign_addresses_building", "campaign_addresses", "building_gers_id", false),
+        ("building_address_links_building", "building_address_links", "building_id", false),
+        ("campaign_addresses_qr_slug", "campaign_addresses", "qr_slug", true),
     ]
 
     static func summary(_ db: Database, campaignID: String, unchanged: Bool) throws -> ProvisionSummary {
@@ -583,19 +598,42 @@ public enum QRSlug {
         return make(&source)
     }
 
-    static func make(_ source: inout Source) -> String {
-        var out = [UInt8](repeating: 0, count: 10)
+    static func make(_ source: inout Source) -> String { text(makeCode(&source)) }
+
+    /// A slug as a number: its characters' places in the alphabet, 5 bits each, the first
+    /// character lowest.
+    static func makeCode(_ source: inout Source) -> UInt64 {
+        var code: UInt64 = 0
         var n = 0
         // 5 random bits a character, values 31 rejected (unbiased over the 31 letters).
         while n < 10 {
             var bits = source.next()
             for _ in 0..<12 where n < 10 {
-                let v = Int(bits & 31)
+                let v = bits & 31
                 bits >>= 5
-                if v < alphabet.count { out[n] = alphabet[v]; n += 1 }
+                if v < UInt64(alphabet.count) { code |= v << (5 * UInt64(n)); n += 1 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return code
+    }
+
+    /// The slug of a code from `makeCode`.
+    static func text(_ code: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 10) { out in
+            for n in 0..<10 { out[n] = alphabet[Int((code >> (5 * UInt64(n))) & 31)] }
+            return 10
+        }
+    }
+
+    /// The code of a slug in the form `make` gives; nil for any other text.
+    static func code(_ slug: String) -> UInt64? {
+        guard slug.utf8.count == 10 else { return nil }
+        var code: UInt64 = 0
+        for (n, c) in slug.utf8.enumerated() {
+            guard let v = alphabet.firstIndex(of: c) else { return nil }
+            code |= UInt64(v) << (5 * UInt64(n))
+        }
+        return code
     }
 
     /// Random words from the system's generator, fetched 512 at a time from /dev/urandom (the

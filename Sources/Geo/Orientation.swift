@@ -418,9 +418,11 @@ extension Orienter {
     }
 
     /// The same, kept compact (a few numbers an address, no texts): what a provision writes.
+    /// `niceness` above 0 runs the workers at that lower priority (see `runWorkers`): a
+    /// provision orients beside its writer, which must not wait for a core.
     public static func orientAddressFacings(buildings: [Building], addresses: [Address], segments: [Segment],
                                             links: LinkResult, options: OrientationOptions = .init(),
-                                            workers: Int? = nil) throws -> AddressFacings {
+                                            workers: Int? = nil, niceness: Int32 = 0) throws -> AddressFacings {
         let (order, linked) = linkedInOrder(buildings, addresses, links)
         var out = AddressFacings(count: order.count)
         out.address = order.map { Int32($0) }
@@ -429,7 +431,7 @@ extension Orienter {
                 try out.houseBearing.withUnsafeMutableBufferPointer { house in
                     let (segment, road, house) = (SharedSlots(segment), SharedSlots(road), SharedSlots(house))
                     try orientEach(buildings: buildings, addresses: addresses, segments: segments, links: links, order: order,
-                                   linked: linked, options: options, workers: workers) { k, facing, orienter in
+                                   linked: linked, options: options, workers: workers, niceness: niceness) { k, facing, orienter in
                         guard let facing else { return }
                         segment.buffer[k] = orienter.sourceIndex[facing.segment]
                         road.buffer[k] = facing.roadBearing ?? .nan
@@ -452,7 +454,7 @@ extension Orienter {
     /// from a worker (each k once; distinct k may be stored at once).
     private static func orientEach(buildings: [Building], addresses: [Address], segments: [Segment], links: LinkResult,
                                    order: [Int], linked: [LinkedBuilding], options: OrientationOptions, workers: Int?,
-                                   store: @Sendable (Int, Facing?, Orienter) -> Void) throws {
+                                   niceness: Int32 = 0, store: @Sendable (Int, Facing?, Orienter) -> Void) throws {
         let origin = Projection.localOrigin(buildings, addresses)
         // The linker's footprints in metres, when it kept them and projected as the orienters do.
         let metres = links.projectedFootprints.flatMap {
@@ -469,7 +471,7 @@ extension Orienter {
         let failures = SlotResults<Void>(count: chunks.count)
         let counter = TileCounter()
         let n = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, chunks.count))
-        DispatchQueue.concurrentPerform(iterations: n) { _ in
+        runWorkers(n, niceness: niceness) { _ in
             // One orienter (one GEOS context, one projection of the segments) per worker.
             let orienter: Orienter
             do { orienter = try Orienter(segments: segments, origin: origin, options: options) } catch {

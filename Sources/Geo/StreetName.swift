@@ -23,13 +23,13 @@ public enum StreetName {
     /// `normalize` of each name, each distinct name worked out once (a city's addresses share
     /// a few thousand street names).
     public static func keys<S: Sequence>(_ names: S) -> [String?] where S.Element == String? {
-        var memo: [String: String?] = [:]
+        var seen = TextNumbers()
+        var key: [String?] = []
         return names.map { name in
             guard let name else { return nil }
-            if let key = memo[name] { return key }
-            let key = normalize(name)
-            if memo.count < 100_000 { memo[name] = key }
-            return key
+            let n = Int(seen.number(name))
+            if n == key.count { key.append(normalize(name)) }
+            return key[n]
         }
     }
 

@@ -348,3 +348,32 @@ final class TileCounter: @unchecked Sendable {
         return next - 1
     }
 }
+
+/// Runs `body(0..<n)` on `n` workers at once and returns when all are done. At `niceness` 0,
+/// on the dispatch pool (`concurrentPerform`); above 0, on threads of their own at that nice
+/// value (Linux keeps it per thread), so that work going on beside them is served first: a
+/// pool thread is not niced, as an unprivileged process could not give it its priority back.
+func runWorkers(_ n: Int, niceness: Int32 = 0, _ body: @Sendable (Int) -> Void) {
+    guard niceness > 0 else { return DispatchQueue.concurrentPerform(iterations: n, execute: body) }
+    withoutActuallyEscaping(body) { body in
+        // The threads reach `body` through the box, which lets go of it once they are done:
+        // a thread object may outlive its work, and `body` must not outlive this call.
+        let box = WorkerBody(body)
+        let done = DispatchGroup()
+        for k in 0..<n {
+            done.enter()
+            Thread {
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                box.body?(k)
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        box.body = nil
+    }
+}
+
+private final class WorkerBody: @unchecked Sendable {
+    var body: (@Sendable (Int) -> Void)?
+    init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
+}

@@ -185,7 +185,7 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
     }
 
     /// The compact rows a provision writes say what the full rows say, to the bit, at one
-    /// worker as at several; every row names its address and the segment by its index.
+    /// worker as at several, niced or not; every row names its address and the segment by its index.
     @Test func compactFacingsMatchTheFullRows() throws {
         let s = Sample.shared
         var options = LinkerOptions()
@@ -196,7 +196,10 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
                                                     links: links, workers: 1)
         let many = try Orienter.orientAddressFacings(buildings: s.buildings, addresses: s.addresses, segments: s.segments,
                                                      links: links, workers: 3)
-        #expect(one == many && one.count == rows.count)
+        // On threads of their own at a lower priority, as a provision orients beside its writer.
+        let niced = try Orienter.orientAddressFacings(buildings: s.buildings, addresses: s.addresses, segments: s.segments,
+                                                      links: links, workers: 2, niceness: 10)
+        #expect(one == many && one == niced && one.count == rows.count)
         var oriented = 0
         for (k, r) in rows.enumerated() {
             #expect(s.addresses[Int(one.address[k])].id == r.addressID)
