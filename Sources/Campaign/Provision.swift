@@ -242,22 +242,25 @@ public enum Provisioner {
         // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
         try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-        // Each table's R-tree is packed in one go once its rows are in (RTreeBulkLoad); then its
-        // triggers come back and its extent is set from the same envelopes. The packing (sorts)
-        // is worked out on another thread from the moment the rows' fids and envelopes are known.
-        func startSpatialIndex(_ table: String, _ entries: @escaping @Sendable () -> [(id: Int64, box: BBox)]) throws
-            -> Background<(RTreeBulkLoad.Plan, BBox)> {
+        // Each table's R-tree is packed in one go (RTreeBulkLoad) from the fids and envelopes
+        // its rows will have, worked out on another thread; it is written into its shadow
+        // tables whenever the writer is free (the triggers are off), and once the rows are in,
+        // its triggers come back and the table's extent is set from the same envelopes.
+        func startSpatialIndex(_ table: String, count: Int, firstFID: Int64,
+                               box: @escaping @Sendable (Int) -> BBox) throws -> Background<(RTreeBulkLoad.Plan, BBox)> {
             let nodeSize = try RTreeBulkLoad.create(db, rtree: "rtree_\(table)_geom")
             return Background {
-                let e = entries()
                 var extent = BBox.empty
-                for x in e { extent.expand(x.box) }
-                return (RTreeBulkLoad.plan(e, nodeSize: nodeSize), extent)
+                for k in 0..<count { extent.expand(box(k)) }
+                return (RTreeBulkLoad.plan(count: count, nodeSize: nodeSize, id: { firstFID + Int64($0) }, box: box), extent)
             }
         }
-        func finishSpatialIndex(_ table: String, _ job: Background<(RTreeBulkLoad.Plan, BBox)>) throws {
+        func writeSpatialIndex(_ table: String, _ job: Background<(RTreeBulkLoad.Plan, BBox)>) throws -> BBox {
             let (plan, extent) = job.take()
             try RTreeBulkLoad.write(db, rtree: "rtree_\(table)_geom", plan)
+            return extent
+        }
+        func finishSpatialIndex(_ table: String, extent: BBox) throws {
             try GeoPackage.createSpatialIndexTriggers(db, table: table)
             try GeoPackage.setExtent(db, table: table, extent)
         }
@@ -292,7 +295,8 @@ public enum Provisioner {
         let insertSegment = try BulkInsert(db, into: "segments", columns: [
             "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
         var fid = try nextFID("segments")
-        var boxes: [(id: Int64, box: BBox)] = []
+        let firstSegmentFID = fid
+        var boxes: [BBox] = []
         var geometry = ByteWriter()
         for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
             let s = input.segments[i]
@@ -302,11 +306,12 @@ public enum Provisioner {
             insertSegment.blob(geometry.buffer)
             for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
             try insertSegment.endRow()
-            boxes.append((fid, s.bbox))
+            boxes.append(s.bbox)
             fid += 1
         }
         try insertSegment.finish()
-        try finishSpatialIndex("segments", try startSpatialIndex("segments") { [boxes] in boxes })
+        let segmentIndex = try startSpatialIndex("segments", count: boxes.count, firstFID: firstSegmentFID) { [boxes] in boxes[$0] }
+        try finishSpatialIndex("segments", extent: try writeSpatialIndex("segments", segmentIndex))
 
         // The address rows (walking order, link, QR slug, one-line form) are made on another
         // thread while the buildings go in.
@@ -320,13 +325,7 @@ public enum Provisioner {
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
         fid = try nextFID("buildings")
-        let buildingIndex = try startSpatialIndex("buildings") { [fid] in
-            // After the address rows and the orientations: their working data and this
-            // packing's are not held at once. (It is written after the address rows.)
-            addressRows.wait()
-            orientationJob?.wait()
-            return buildingOrder.enumerated().map { (fid + Int64($0.offset), input.buildings[$0.element].bbox) }
-        }
+        let firstBuildingFID = fid
         // The rows' values are gathered (geometry encoded, texts copied) on another thread
         // while this one has SQLite write them.
         let orphans = Tally()
@@ -363,12 +362,19 @@ public enum Provisioner {
             orphans.count = orphanCount
         }
         try buildingRows.drain { try insertBuilding.write($0[0]) }
+        let buildingIndex = try startSpatialIndex("buildings", count: buildingOrder.count, firstFID: firstBuildingFID) {
+            input.buildings[buildingOrder[$0]].bbox
+        }
         if hadStats {
             try db.execute(sql: "DELETE FROM building_stats WHERE gers_id NOT IN (SELECT gers_id FROM buildings)")
         }
 
         // The links first: they do not wait for the orientations.
         var prepared = addressRows.take()
+        let firstAddressFID = try nextFID("campaign_addresses")
+        let addressIndex = try startSpatialIndex("campaign_addresses", count: prepared.rows.count, firstFID: firstAddressFID) {
+            [prepared] in input.addresses[Int(prepared.rows[$0].index)].bbox
+        }
         let insertLink = try BulkInsert(db, into: "building_address_links", columns: [
             "campaign_id", "address_id", "building_id", "method", "confidence", "distance_m", "street_match"])
         var rows = 0, linksCreated = 0
@@ -390,7 +396,9 @@ public enum Provisioner {
             try insertLink.write(chunk[0])
             linksCreated += chunk[0].rows
         }
-        // The links' lookup index now: the orientations may still be on their way.
+        // The R-trees and the links' lookup index now: the orientations may still be on their way.
+        let buildingExtent = try writeSpatialIndex("buildings", buildingIndex)
+        let addressExtent = try writeSpatialIndex("campaign_addresses", addressIndex)
         for index in lookupIndexes where index.table == "building_address_links" { try createIndex(index) }
         tableWritten()
 
@@ -401,10 +409,7 @@ public enum Provisioner {
             "address_levels", "sources", "formatted", "building_gers_id", "match_method", "confidence", "distance_m",
             "street_match", "segment_gers_id", "road_bearing", "house_bearing", "is_oriented", "visited", "scans", "seq",
             "qr_slug"])
-        fid = try nextFID("campaign_addresses")
-        let addressIndex = try startSpatialIndex("campaign_addresses") { [fid, prepared] in
-            prepared.rows.enumerated().map { (fid + Int64($0.offset), input.addresses[Int($0.element.index)].bbox) }
-        }
+        fid = firstAddressFID
         let addressRowValues = RowPipe(chunkRows: insertAddress.rows(filling: 64), columns: insertAddress.columns) {
             [fid, prepared, kept] row in
             let links = input.links.links
@@ -455,8 +460,8 @@ public enum Provisioner {
             if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         prepared = AddressRows()
-        try finishSpatialIndex("buildings", buildingIndex)
-        try finishSpatialIndex("campaign_addresses", addressIndex)
+        try finishSpatialIndex("buildings", extent: buildingExtent)
+        try finishSpatialIndex("campaign_addresses", extent: addressExtent)
         tableWritten()
 
         for index in lookupIndexes where index.table != "building_address_links" { try createIndex(index) }

@@ -9,20 +9,21 @@ import Geo
 /// virtual table costs about 10 µs an entry at a million entries (ChooseLeaf and R*-splits);
 /// packing costs a sort. SQLite's `rtreecheck()` accepts the result (tested).
 enum RTreeBulkLoad {
-    struct Entry {
-        var id: Int64
+    /// An envelope as the module stores it (32-bit floats, rounded outward).
+    struct Box: Sendable {
         var minX: Float, maxX: Float, minY: Float, maxY: Float
-        /// The entry's place in id order, for ties in the sorts.
-        var rank: UInt32 = 0
-        var cx: Float { minX / 2 + maxX / 2 }
-        var cy: Float { minY / 2 + maxY / 2 }
-
-        /// A sort key: the centre's bits in an order-keeping form (+ 0 turns -0 into +0, which
-        /// compares equal to it), above the rank.
-        @inline(__always) func key(x: Bool) -> UInt64 {
-            let bits = ((x ? cx : cy) + 0).bitPattern
+        init(_ b: BBox) {
+            minX = roundDown(b.minX); maxX = roundUp(b.maxX); minY = roundDown(b.minY); maxY = roundUp(b.maxY)
+        }
+        /// A sort key: the centre's x or y bits in an order-keeping form (+ 0 turns -0 into +0,
+        /// which compares equal to it), above `rank`, the entry's place in id order (for ties).
+        @inline(__always) func key(x: Bool, rank: Int) -> UInt64 {
+            let bits = ((x ? minX / 2 + maxX / 2 : minY / 2 + maxY / 2) + 0).bitPattern
             let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
             return UInt64(ordered) << 32 | UInt64(rank)
+        }
+        mutating func cover(_ b: Box) {
+            minX = min(minX, b.minX); maxX = max(maxX, b.maxX); minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
         }
     }
 
@@ -30,7 +31,8 @@ enum RTreeBulkLoad {
     /// with `entries` (feature id and envelope in degrees; empty envelopes are skipped).
     static func build(_ db: Database, rtree: String, entries: [(id: Int64, box: BBox)]) throws {
         let nodeSize = try create(db, rtree: rtree)
-        try write(db, rtree: rtree, plan(entries, nodeSize: nodeSize))
+        let sorted = zip(entries, entries.dropFirst()).allSatisfy { $0.id < $1.id } ? entries : entries.sorted { $0.id < $1.id }
+        try write(db, rtree: rtree, plan(count: sorted.count, nodeSize: nodeSize, id: { sorted[$0].id }, box: { sorted[$0].box }))
     }
 
     /// Recreates `rtree` empty; returns the size of its nodes in bytes (what `plan` needs).
@@ -43,61 +45,68 @@ enum RTreeBulkLoad {
         return nodeSize
     }
 
-    /// The packed tree, worked out without the database (so on any thread): each level's
-    /// entries in node order with the nodes' ranges (leaves first; above, the nodes below as
-    /// entries), and each feature's leaf and each node's parent, sorted by id.
-    struct Plan: Sendable {
-        var nodeSize: Int
-        var levels: [(entries: [Entry], nodes: [Range<Int>], firstNode: Int64)] = []
-        /// Each feature's leaf node, by the feature's rank in id order, and the ids in that
-        /// order (nil when they run on by one from `firstID`, as a provision's fids do).
-        var leafByRank: [Int32] = []
+    /// One level of the packed tree: its entries by rank (their place in id order) with their
+    /// ids (`ids`, or from `firstID` on by one: a provision's fids, the node numbers of the
+    /// level below), the ranks in node order (`order`, cut into `nodes`, numbered from
+    /// `firstNode`), and the node that holds each rank.
+    struct Level: Sendable {
+        var boxes: [Box]
         var ids: [Int64]? = nil
-        var firstID: Int64 = 0
-        var parentOf: [(id: Int64, node: Int64)] = []
+        var firstID: Int64
+        var order: [UInt32] = []
+        var nodes: [Range<Int>] = []
+        var firstNode: Int64 = 0
+        var nodeOfRank: [Int32] = []
+        func id(_ rank: Int) -> Int64 { ids?[rank] ?? firstID + Int64(rank) }
     }
 
-    static func plan(_ entries: [(id: Int64, box: BBox)], nodeSize: Int) -> Plan {
+    /// The packed tree, worked out without the database (so on any thread): its levels,
+    /// leaves first. About 24 bytes an entry (the boxes, their order and their leaves).
+    struct Plan: Sendable {
+        var nodeSize: Int
+        var levels: [Level] = []
+    }
+
+    /// Packs `count` entries given in increasing id order (`id(k)`, `box(k)`).
+    static func plan(count: Int, nodeSize: Int, id: (Int) -> Int64, box: (Int) -> BBox) -> Plan {
         var plan = Plan(nodeSize: nodeSize)
         let perNode = (nodeSize - 4) / cellBytes
-        var level = entries.compactMap { e -> Entry? in
-            e.box.isEmpty ? nil : Entry(id: e.id, minX: roundDown(e.box.minX), maxX: roundUp(e.box.maxX),
-                                        minY: roundDown(e.box.minY), maxY: roundUp(e.box.maxY))
+        var boxes: [Box] = []
+        boxes.reserveCapacity(count)
+        var firstID: Int64? = nil, consecutive = true
+        for k in 0..<count {
+            let b = box(k)
+            if b.isEmpty { continue }
+            if let f = firstID { if id(k) != f + Int64(boxes.count) { consecutive = false } } else { firstID = id(k) }
+            boxes.append(Box(b))
         }
-        guard !level.isEmpty else { return plan }
-        // Ties in the sorts go by id: the entries' ranks in id order (provisions give them so).
-        if !zip(level, level.dropFirst()).allSatisfy({ $0.id < $1.id }) { level.sort { $0.id < $1.id } }
-        plan.firstID = level[0].id
-        if !zip(level, level.dropFirst()).allSatisfy({ $1.id == $0.id &+ 1 }) { plan.ids = level.map(\.id) }
+        guard let firstID else { return plan }
+        var level = Level(boxes: boxes, firstID: firstID)
+        boxes = []
+        if !consecutive { level.ids = (0..<count).filter { !box($0).isEmpty }.map(id) }
         // Node numbers: 1 is the root; the others from 2 in the order they are made.
         var nextNode: Int64 = 2
         while true {
-            let groups = strGroups(&level, perNode: perNode)
-            let isRoot = groups.count == 1
-            let firstNode = isRoot ? 1 : nextNode
-            if !isRoot { nextNode += Int64(groups.count) }
-            var parents: [Entry] = []
-            parents.reserveCapacity(groups.count)
-            let leaves = plan.levels.isEmpty
-            if leaves { plan.leafByRank = [Int32](repeating: 0, count: level.count) }
-            for (k, g) in groups.enumerated() {
-                let node = firstNode + Int64(k)
-                var box = level[g.lowerBound]
-                for e in level[g] {
-                    box.minX = min(box.minX, e.minX); box.maxX = max(box.maxX, e.maxX)
-                    box.minY = min(box.minY, e.minY); box.maxY = max(box.maxY, e.maxY)
-                    // Leaves: where each feature sits (by its rank, which the first sort gave
-                    // it); above: each child node's parent.
-                    if leaves { plan.leafByRank[Int(e.rank)] = Int32(node) } else { plan.parentOf.append((e.id, node)) }
+            (level.order, level.nodes) = strOrder(level.boxes, perNode: perNode)
+            let isRoot = level.nodes.count == 1
+            level.firstNode = isRoot ? 1 : nextNode
+            if !isRoot { nextNode += Int64(level.nodes.count) }
+            level.nodeOfRank = [Int32](repeating: 0, count: level.boxes.count)
+            var parents: [Box] = []
+            parents.reserveCapacity(level.nodes.count)
+            for (k, g) in level.nodes.enumerated() {
+                var cover = level.boxes[Int(level.order[g.lowerBound])]
+                for r in level.order[g] {
+                    cover.cover(level.boxes[Int(r)])
+                    level.nodeOfRank[Int(r)] = Int32(level.firstNode + Int64(k))
                 }
-                box.id = node
-                parents.append(box)
+                parents.append(cover)
             }
-            plan.levels.append((level, groups, firstNode))
+            let above = Level(boxes: parents, firstID: level.firstNode)
+            plan.levels.append(level)
             if isRoot { break }
-            level = parents   // made in node number order, so already in id order
+            level = above   // made in node number order, so already in id order
         }
-        plan.parentOf.sort { $0.id < $1.id }
         return plan
     }
 
@@ -116,8 +125,9 @@ enum RTreeBulkLoad {
                 if isRoot { blob[0] = UInt8(depth >> 8); blob[1] = UInt8(depth & 0xff) }
                 blob[2] = UInt8(g.count >> 8); blob[3] = UInt8(g.count & 0xff)
                 var at = 4
-                for e in l.entries[g] {
-                    put(e.id.bigEndian, into: &blob, at: &at)
+                for r in l.order[g] {
+                    let e = l.boxes[Int(r)]
+                    put(l.id(Int(r)).bigEndian, into: &blob, at: &at)
                     put(e.minX.bitPattern.bigEndian, into: &blob, at: &at)
                     put(e.maxX.bitPattern.bigEndian, into: &blob, at: &at)
                     put(e.minY.bitPattern.bigEndian, into: &blob, at: &at)
@@ -128,39 +138,42 @@ enum RTreeBulkLoad {
             }
         }
         try writeNode.finish()
-        // In key order, so each table grows at its end.
-        for (rank, node) in plan.leafByRank.enumerated() {
-            writeRowid.int(plan.ids?[rank] ?? plan.firstID + Int64(rank)); writeRowid.int(Int(node))
-            try writeRowid.endRow()
+        // Each feature's leaf, then each node's parent: in key order (ranks, then levels
+        // numbered up from the leaves), so each table grows at its end.
+        for (depth, l) in plan.levels.enumerated() {
+            let insert = depth == 0 ? writeRowid : writeParent
+            for (rank, node) in l.nodeOfRank.enumerated() {
+                insert.int(l.id(rank)); insert.int(Int(node))
+                try insert.endRow()
+            }
         }
         try writeRowid.finish()
-        for r in plan.parentOf {
-            writeParent.int(r.id); writeParent.int(r.node)
-            try writeParent.endRow()
-        }
         try writeParent.finish()
     }
 
     static let cellBytes = 8 + 4 * 4
 
-    /// Sort-Tile-Recursive: sorts `items` (given in id order) into vertical slices by centre
-    /// x, each slice by centre y (ties by id, so the tree does not depend on input order),
-    /// and cuts runs of `perNode`; returns the runs' index ranges.
-    static func strGroups(_ items: inout [Entry], perNode: Int) -> [Range<Int>] {
-        let n = items.count
+    /// Sort-Tile-Recursive: the ranks of `boxes` (given in id order) sorted into vertical
+    /// slices by centre x, each slice by centre y (ties by rank, so the tree does not depend
+    /// on input order), and cut into runs of `perNode`. Sorts 8-byte keys (centre and rank).
+    static func strOrder(_ boxes: [Box], perNode: Int) -> (order: [UInt32], nodes: [Range<Int>]) {
+        let n = boxes.count
         let nodes = (n + perNode - 1) / perNode
         let slices = Int(Double(nodes).squareRoot().rounded(.up))
         let perSlice = slices * perNode
-        // Each item's rank in id order, for the ties.
         precondition(n < 1 << 32, "R-tree: too many entries")
-        for i in 0..<n { items[i].rank = UInt32(i) }
-        items.sort { $0.key(x: true) < $1.key(x: true) }
+        var keys = boxes.indices.map { boxes[$0].key(x: true, rank: $0) }
+        keys.sort()
         var groups: [Range<Int>] = []
         groups.reserveCapacity(nodes)
         var start = 0
         while start < n {
             let end = min(n, start + perSlice)
-            items[start..<end].sort { $0.key(x: false) < $1.key(x: false) }
+            for k in start..<end {
+                let rank = Int(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF)
+                keys[k] = boxes[rank].key(x: false, rank: rank)
+            }
+            keys[start..<end].sort()
             var g = start
             while g < end {
                 groups.append(g..<min(end, g + perNode))
@@ -168,7 +181,7 @@ enum RTreeBulkLoad {
             }
             start = end
         }
-        return groups
+        return (keys.map { UInt32(truncatingIfNeeded: $0) }, groups)
     }
 
     private static func put<T: FixedWidthInteger>(_ v: T, into blob: inout [UInt8], at: inout Int) {
