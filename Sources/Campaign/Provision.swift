@@ -517,7 +517,7 @@ public enum Provisioner {
         struct WalkKey { var street: Int32, number: Double, numberText: Int32, unit: Int32, id: Int32 }
         var keys: [WalkKey] = []
         do {
-            let streets = ranks(StreetName.keys(input.addresses.indices.lazy.map { input.addresses[$0].street }).lazy.map { $0 ?? "" })
+            let streets = ranks(StreetName.keys(of: input.addresses).lazy.map { $0 ?? "" })
             let numberTexts = ranks(input.addresses.indices.lazy.map { input.addresses[$0].number ?? "" })
             let units = ranks(input.addresses.indices.lazy.map { input.addresses[$0].unit ?? "" })
             var idRank = [Int32](repeating: 0, count: ids.count)
@@ -547,6 +547,8 @@ public enum Provisioner {
         out.rows.reserveCapacity(input.addresses.count)
         out.formattedEnds.reserveCapacity(input.addresses.count)
         var random = QRSlug.Source()
+        // Each distinct `address_levels` text parsed once.
+        var levelTexts = TextNumbers(), levels: [[String]] = []
         for i in idOrder {
             let id = ids[i]
             let l = links.next(id) ?? -1
@@ -557,7 +559,13 @@ public enum Provisioner {
                 slug = QRSlug.text(code)
             }
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
-            AddressFormat.oneLine(input.addresses[i], into: &out.formattedBytes)
+            var addressLevels: [String] = []
+            if let json = input.addresses[i].addressLevelsJSON {
+                let n = Int(levelTexts.number(json))
+                if n == levels.count { levels.append(AddressFormat.levelValues(json)) }
+                addressLevels = levels[n]
+            }
+            AddressFormat.oneLine(input.addresses[i], levels: addressLevels, into: &out.formattedBytes)
             out.formattedEnds.append(Int32(out.formattedBytes.count))
         }
         return out
@@ -685,6 +693,11 @@ public enum AddressFormat {
     /// The same, its UTF-8 appended to `out`: the parts (number and street; unit; city; region
     /// and postcode) joined by ", ", each left out when it has nothing.
     static func oneLine(_ a: Address, into out: inout [UInt8]) {
+        oneLine(a, levels: levelValues(a.addressLevelsJSON), into: &out)
+    }
+
+    /// The same, given the values of the address's `address_levels`.
+    static func oneLine(_ a: Address, levels: [String], into out: inout [UInt8]) {
         var parts = 0
         func startPart() {
             if parts > 0 { out.append(44); out.append(32) }
@@ -702,7 +715,6 @@ public enum AddressFormat {
         }
         pair(a.number, a.street)
         if let u = a.unit, !u.isEmpty { startPart(); append("Unit "); append(u) }
-        let levels = levelValues(a.addressLevelsJSON)
         if let city = a.postalCity ?? (levels.count > 1 ? levels[1] : nil) { startPart(); append(city) }
         pair(levels.first, a.postcode)
     }

@@ -460,7 +460,7 @@ extension Orienter {
         let metres = links.projectedFootprints.flatMap {
             $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
         }
-        let streetKeys = StreetName.keys(addresses.indices.lazy.map { addresses[$0].street })
+        let streetKeys = StreetName.keys(of: addresses)
         // How many addresses each building serves: only the footprints of buildings serving
         // several are kept for reuse (most serve one, and a million kept footprints weigh).
         let uses = linked.reduce(into: [Int32](repeating: 0, count: buildings.count)) { u, l in

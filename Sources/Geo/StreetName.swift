@@ -23,6 +23,17 @@ public enum StreetName {
     /// `normalize` of each name, each distinct name worked out once (a city's addresses share
     /// a few thousand street names).
     public static func keys<S: Sequence>(_ names: S) -> [String?] where S.Element == String? {
+        keys(from: names)
+    }
+
+    /// The street keys of addresses, read in place (not generic, so callers in other modules
+    /// do not go through a sequence's witness tables address by address).
+    public static func keys(of addresses: [Address]) -> [String?] {
+        keys(from: addresses.indices.lazy.map { addresses[$0].street })
+    }
+
+    @inline(__always)
+    private static func keys<S: Sequence>(from names: S) -> [String?] where S.Element == String? {
         var seen = TextNumbers()
         var key: [String?] = []
         return names.map { name in

@@ -187,7 +187,7 @@ struct FeatureAttributes: Sendable {
         init(_ addresses: [Address], _ segments: [Segment]) {
             ids = addresses.map { $0.id }
             rank = IDOrder.ranks(ids)
-            let keys = StreetName.keys(addresses.indices.lazy.map { addresses[$0].street })
+            let keys = StreetName.keys(of: addresses)
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
             numbers = addresses.map { HouseNumbers.value($0.number) }
