@@ -399,7 +399,15 @@ public enum Provisioner {
         // The R-trees and the links' lookup index now: the orientations may still be on their way.
         let buildingExtent = try writeSpatialIndex("buildings", buildingIndex)
         let addressExtent = try writeSpatialIndex("campaign_addresses", addressIndex)
-        for index in lookupIndexes where index.table == "building_address_links" { try createIndex(index) }
+        do {
+            // Its sort holds up to the page cache's size in memory (SQLite's sorter), beside the
+            // orientation's working data: the cache goes down to 8 MiB meanwhile (its pages
+            // freed for the sort to reuse), which caps the sort's own at 16 MiB.
+            let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -8192")
+            for index in lookupIndexes where index.table == "building_address_links" { try createIndex(index) }
+            try db.execute(sql: "PRAGMA cache_size = \(cache)")
+        }
         tableWritten()
 
         progress("writing \(input.addresses.count) addresses")

@@ -111,6 +111,16 @@ public struct LinkResult: Sendable {
         return order
     }
 
+    /// Lets go of the footprints in metres of the buildings no address links to: an
+    /// orientation reads only the linked ones, and a third of a city's buildings are orphans.
+    public mutating func keepLinkedFootprintsOnly() {
+        guard let all = projectedFootprints, all.slot == nil else { return }
+        var keep = [Bool](repeating: false, count: all.rings.count)
+        for b in buildingIndexes where b >= 0 && Int(b) < keep.count { keep[Int(b)] = true }
+        let (rings, slot) = all.rings.keeping(keep)
+        projectedFootprints = ProjectedFootprints(definition: all.definition, rings: rings, slot: slot)
+    }
+
     public func count(_ m: LinkMethod) -> Int { links.reduce(0) { $0 + ($1.method == m ? 1 : 0) } }
     public var orphanBuildings: Int { buildings.reduce(0) { $0 + ($1.isOrphan ? 1 : 0) } }
     public var multiUnitBuildings: Int { buildings.reduce(0) { $0 + ($1.isMultiUnit ? 1 : 0) } }
@@ -122,6 +132,14 @@ public struct ProjectedFootprints: Sendable {
     /// The PROJ pipeline that made them.
     let definition: String
     let rings: FlatRings
+    /// When only some were kept: each building's place in `rings` (-1: not kept).
+    var slot: [Int32]? = nil
+
+    /// Where building `b`'s rings are in `rings`; nil when they were not kept.
+    func place(_ b: Int) -> Int? {
+        guard let slot else { return b }
+        return slot[b] < 0 ? nil : Int(slot[b])
+    }
 }
 
 /// The Stable Linker: COVERS, then BUFFER, then NEAREST, with street evidence; deterministic

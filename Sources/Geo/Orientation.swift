@@ -458,7 +458,7 @@ extension Orienter {
         let origin = Projection.localOrigin(buildings, addresses)
         // The linker's footprints in metres, when it kept them and projected as the orienters do.
         let metres = links.projectedFootprints.flatMap {
-            $0.definition == Projection.localMetricDefinition(around: origin) ? $0.rings : nil
+            $0.definition == Projection.localMetricDefinition(around: origin) ? $0 : nil
         }
         let streetKeys = StreetName.keys(of: addresses)
         // How many addresses each building serves: only the footprints of buildings serving
@@ -482,12 +482,14 @@ extension Orienter {
             while let c = counter.take(below: chunks.count) {
                 do {
                     for k in chunks[c] {
-                        let b = Int(linked[k].index), linkerIndex = linked[k].asLinked ? b : -1
+                        let b = Int(linked[k].index)
+                        // Its place among the footprints in metres (-1: none there).
+                        let inMetres = linked[k].asLinked ? metres?.place(b) ?? -1 : -1
                         var f: Facing? = nil
                         if b >= 0 {
                             let fp: Orienter.Footprint?
                             if uses[b] > 1, let cached = footprints[b] { fp = cached } else {
-                                fp = try orienter.projectedFootprint(buildings[b].footprint, metres: metres, at: linkerIndex)
+                                fp = try orienter.projectedFootprint(buildings[b].footprint, metres: metres?.rings, at: inMetres)
                                 if uses[b] > 1 { footprints[b] = .some(fp) }
                             }
                             if let fp { f = try orienter.facing(fp, street: streetKeys[order[k]]) }

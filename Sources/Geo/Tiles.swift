@@ -52,6 +52,29 @@ struct FlatRings: Sendable {
         }
     }
 
+    /// The rings of the buildings `keep` holds, in order, and each building's place among them
+    /// (-1: not kept). Sized exactly: one pass to count, one to copy.
+    func keeping(_ keep: [Bool]) -> (rings: FlatRings, slot: [Int32]) {
+        var out = FlatRings()
+        var slot = [Int32](repeating: -1, count: count)
+        var coordCount = 0, ringTotal = 0, kept = 0
+        for b in 0..<count where keep[b] {
+            coordCount += ringStarts[firstRing[b + 1]] - ringStarts[firstRing[b]]
+            ringTotal += ringCount(b); kept += 1
+        }
+        out.coords.reserveCapacity(coordCount)
+        out.ringStarts.reserveCapacity(ringTotal + 1)
+        out.firstRing.reserveCapacity(kept + 1)
+        for b in 0..<count where keep[b] {
+            slot[b] = Int32(out.count)
+            let from = ringStarts[firstRing[b]], shift = out.coords.count - from
+            out.coords.append(contentsOf: coords[from..<ringStarts[firstRing[b + 1]]])
+            for k in firstRing[b]..<firstRing[b + 1] { out.ringStarts.append(ringStarts[k + 1] + shift) }
+            out.firstRing.append(out.ringStarts.count - 1)
+        }
+        return (out, slot)
+    }
+
     /// The envelope of building `b`'s rings.
     func box(_ b: Int) -> BBox { BBox(covering: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]]) }
 }

@@ -145,8 +145,11 @@ struct ProvisionCommand: ParsableCommand {
             Log.info("flyr provision: orienting (beside the writing)")
             // At a lower priority: the writer, which waits for nothing else until the
             // address rows, gets a core first.
+            // Only the linked buildings' footprints are read: the orphans' go first.
+            var links = footprints.take()
+            links.keepLinkedFootprintsOnly()
             let rows = try Orienter.orientAddressFacings(buildings: buildings, addresses: addresses, segments: segments,
-                                                         links: footprints.take(), niceness: 10)
+                                                         links: links, niceness: 10)
             Log.info("flyr provision: oriented")
             // The orientation's working data and the footprints are gone; give their pages back
             // while the write goes on, so that its peak is not stacked on memory malloc holds free.

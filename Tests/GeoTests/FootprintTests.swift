@@ -28,6 +28,26 @@ struct FootprintTests {
         #expect(Building(id: "b", polygons: polygons).bbox == BBox(covering: polygons.flatMap { $0.rings.first ?? [] }))
     }
 
+    /// Keeping some buildings' rings keeps them as they were, in order, each findable by
+    /// its slot; the others have none. Every footprint shape, kept or not, in every position.
+    @Test func flatRingsKeepTheBuildingsAsked() {
+        let footprints = (0..<3).flatMap { _ in FootprintCases.all.map(Footprint.init) }
+        let all = FlatRings(footprints.enumerated().map { Building(id: "b\($0.offset)", footprint: $0.element) })
+        for pattern in 0..<8 {
+            let keep = footprints.indices.map { ($0 * 5 + pattern) % 3 == 0 || pattern == 7 }
+            let (kept, slot) = all.keeping(keep)
+            #expect(kept.count == keep.filter { $0 }.count)
+            for b in footprints.indices {
+                if keep[b] {
+                    #expect(slot[b] >= 0 && kept[Int(slot[b])] == all[b])
+                    #expect(b == 0 || slot[b] > slot[..<b].max()!)
+                } else {
+                    #expect(slot[b] == -1)
+                }
+            }
+        }
+    }
+
     @Test func equalExactlyWhenThePartsAre() {
         let all = FootprintCases.all.map(Footprint.init)
         for i in all.indices { for j in all.indices { #expect((all[i] == all[j]) == (i == j)) } }
