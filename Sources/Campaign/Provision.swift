@@ -294,20 +294,18 @@ public enum Provisioner {
         progress("writing \(input.segments.count) segments")
         let insertSegment = try BulkInsert(db, into: "segments", columns: [
             "fid", "geom", "gers_id", "subtype", "class", "subclass", "name", "names", "sources"])
-        var fid = try nextFID("segments")
-        let firstSegmentFID = fid
+        let firstSegmentFID = try nextFID("segments")
         var boxes: [BBox] = []
         var geometry = ByteWriter()
-        for i in IDOrder.sortedIndices(input.segments.map { $0.id }) {
+        for (k, i) in IDOrder.sortedIndices(input.segments.map { $0.id }).enumerated() {
             let s = input.segments[i]
             geometry.reset()
             GeoPackageGeometry.lineString(s.line).encode(into: &geometry)
-            insertSegment.int(fid)
+            insertSegment.int(firstSegmentFID + Int64(k))
             insertSegment.blob(geometry.buffer)
             for text in [s.id, s.subtype, s.segmentClass, s.subclass, s.name, s.namesJSON, s.sourcesJSON] { insertSegment.text(text) }
             try insertSegment.endRow()
             boxes.append(s.bbox)
-            fid += 1
         }
         try insertSegment.finish()
         let segmentIndex = try startSpatialIndex("segments", count: boxes.count, firstFID: firstSegmentFID) { [boxes] in boxes[$0] }
@@ -324,16 +322,15 @@ public enum Provisioner {
         let insertBuilding = try BulkInsert(db, into: "buildings", columns: [
             "fid", "geom", "gers_id", "height_m", "levels", "subtype", "class", "feature_status", "address_count",
             "is_multi_unit", "names", "sources"])
-        fid = try nextFID("buildings")
-        let firstBuildingFID = fid
+        let firstBuildingFID = try nextFID("buildings")
         // The rows' values are gathered (geometry encoded, texts copied) on another thread
         // while this one has SQLite write them.
         let orphans = Tally()
-        let buildingRows = RowPipe(chunkRows: insertBuilding.rows(filling: 64), columns: insertBuilding.columns) { [fid] row in
+        let buildingRows = RowPipe(chunkRows: insertBuilding.rows(filling: 64), columns: insertBuilding.columns) { row in
             var perBuilding = SortedLookup(input.links.buildings.map(\.buildingID))
             let buildingLinks = input.links.buildings
             var geometry = ByteWriter()
-            var fid = fid, orphanCount = 0
+            var fid = firstBuildingFID, orphanCount = 0
             for i in buildingOrder {
                 // Read in place: a copy of the building would retain each of its texts and arrays.
                 let info = perBuilding.next(input.buildings[i].id) ?? -1
@@ -417,15 +414,14 @@ public enum Provisioner {
             "address_levels", "sources", "formatted", "building_gers_id", "match_method", "confidence", "distance_m",
             "street_match", "segment_gers_id", "road_bearing", "house_bearing", "is_oriented", "visited", "scans", "seq",
             "qr_slug"])
-        fid = firstAddressFID
         let addressRowValues = RowPipe(chunkRows: insertAddress.rows(filling: 64), columns: insertAddress.columns) {
-            [fid, prepared, kept] row in
+            [prepared, kept] row in
             let links = input.links.links
             // Each address's row of `facings` (-1: none).
             var facingOf = [Int32](repeating: -1, count: input.addresses.count)
             for (k, a) in facings.address.enumerated() where a >= 0 { facingOf[Int(a)] = Int32(k) }
             func bearing(_ v: Double) -> Double? { v.isNaN ? nil : v }
-            var geometry = ByteWriter(), fid = fid
+            var geometry = ByteWriter(), fid = firstAddressFID
             for (k, r) in prepared.rows.enumerated() {
                 let i = Int(r.index), j = Int(r.link)
                 let f = Int(facingOf[i]), segment = f < 0 ? -1 : Int(facings.segment[f])
@@ -556,7 +552,7 @@ public enum Provisioner {
         out.formattedEnds.reserveCapacity(input.addresses.count)
         var random = QRSlug.Source()
         // Each distinct `address_levels` text parsed once.
-        var levelTexts = TextNumbers(), levels: [[String]] = []
+        var levels = TextMemo<[String]>()
         for i in idOrder {
             let id = ids[i]
             let l = links.next(id) ?? -1
@@ -567,12 +563,7 @@ public enum Provisioner {
                 slug = QRSlug.text(code)
             }
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
-            var addressLevels: [String] = []
-            if let json = input.addresses[i].addressLevelsJSON {
-                let n = Int(levelTexts.number(json))
-                if n == levels.count { levels.append(AddressFormat.levelValues(json)) }
-                addressLevels = levels[n]
-            }
+            let addressLevels = input.addresses[i].addressLevelsJSON.map { levels.value($0, AddressFormat.levelValues) } ?? []
             AddressFormat.oneLine(input.addresses[i], levels: addressLevels, into: &out.formattedBytes)
             out.formattedEnds.append(Int32(out.formattedBytes.count))
         }
@@ -694,17 +685,13 @@ public enum QRSlug {
 public enum AddressFormat {
     public static func oneLine(_ a: Address) -> String {
         var out: [UInt8] = []
-        oneLine(a, into: &out)
+        oneLine(a, levels: levelValues(a.addressLevelsJSON), into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The same, its UTF-8 appended to `out`: the parts (number and street; unit; city; region
-    /// and postcode) joined by ", ", each left out when it has nothing.
-    static func oneLine(_ a: Address, into out: inout [UInt8]) {
-        oneLine(a, levels: levelValues(a.addressLevelsJSON), into: &out)
-    }
-
-    /// The same, given the values of the address's `address_levels`.
+    /// The same, its UTF-8 appended to `out`, given the values of the address's
+    /// `address_levels`: the parts (number and street; unit; city; region and postcode)
+    /// joined by ", ", each left out when it has nothing.
     static func oneLine(_ a: Address, levels: [String], into out: inout [UInt8]) {
         var parts = 0
         func startPart() {

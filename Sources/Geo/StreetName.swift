@@ -34,14 +34,8 @@ public enum StreetName {
 
     @inline(__always)
     private static func keys<S: Sequence>(from names: S) -> [String?] where S.Element == String? {
-        var seen = TextNumbers()
-        var key: [String?] = []
-        return names.map { name in
-            guard let name else { return nil }
-            let n = Int(seen.number(name))
-            if n == key.count { key.append(normalize(name)) }
-            return key[n]
-        }
+        var memo = TextMemo<String?>()
+        return names.map { name in name.flatMap { memo.value($0, normalize) } }
     }
 
     /// The same tokens for ASCII text, byte by byte (no Unicode property look-ups).

@@ -87,3 +87,19 @@ public struct TextNumbers {
         return h ^ (h >> 32)
     }
 }
+
+/// A value worked out once per distinct text (`TextNumbers` telling the texts apart), for a
+/// column whose few distinct values each cost something to turn into it.
+public struct TextMemo<Value> {
+    private var numbers = TextNumbers()
+    private var values: [Value] = []
+
+    public init() {}
+
+    /// The value of `text`: `make(text)` the first time it is seen, the same value after.
+    public mutating func value(_ text: String, _ make: (String) -> Value) -> Value {
+        let n = Int(numbers.number(text))
+        if n == values.count { values.append(make(text)) }
+        return values[n]
+    }
+}

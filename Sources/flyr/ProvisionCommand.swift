@@ -143,9 +143,8 @@ struct ProvisionCommand: ParsableCommand {
             sources: sources, bbox: input.loadOptions.bbox, settings: settings)
         provisionInput.orientationJob = {
             Log.info("flyr provision: orienting (beside the writing)")
-            // At a lower priority: the writer, which waits for nothing else until the
-            // address rows, gets a core first.
-            // Only the linked buildings' footprints are read: the orphans' go first.
+            // Only the linked buildings' footprints are read: the orphans' go first. The workers
+            // run at a lower priority, so that the writer (one thread, SQLite) gets a core first.
             var links = footprints.take()
             links.keepLinkedFootprintsOnly()
             let rows = try Orienter.orientAddressFacings(buildings: buildings, addresses: addresses, segments: segments,

@@ -202,6 +202,7 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
         // With the orphans' footprints in metres let go, as a provision orients.
         var linkedOnly = links
         linkedOnly.keepLinkedFootprintsOnly()
+        #expect(linkedOnly.projectedFootprints!.rings.count == links.buildings.count - links.orphanBuildings)
         let fewer = try Orienter.orientAddressFacings(buildings: s.buildings, addresses: s.addresses, segments: s.segments,
                                                       links: linkedOnly, workers: 2)
         #expect(one == many && one == niced && one == fewer && one.count == rows.count)
