@@ -47,9 +47,10 @@ private func collection(_ features: [String]) -> String {
     "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n"
 }
 
-/// `../../../shared/data` from this file: /work/shared/data for a checkout in /work/<name>.
+/// `../../../../shared/data` from this file: /work/shared/data for a checkout in /work/<name>.
 private let sharedData = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/data")
 
 private func sharedFile(_ relative: String) -> String? {

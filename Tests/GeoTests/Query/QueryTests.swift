@@ -5,6 +5,7 @@ import Testing
 /// The repository root, from this file (Tests/GeoTests/QueryTests.swift).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// A file of `samples/queens-village` (always in the repository).
 func sampleFile(_ name: String) -> String {
