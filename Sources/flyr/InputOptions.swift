@@ -63,8 +63,23 @@ struct LinkerFlags: ParsableArguments {
     var radius: Double = 50
     @Option(name: .long, help: ArgumentHelp("Parallel workers (default: one per core); the output does not depend on it.", valueName: "n"))
     var workers: Int?
+    @Option(name: .long, help: ArgumentHelp("Change one scoring weight (metres of cost; angles in degrees), for sweeps; repeatable. Names: \(LinkWeights.names.joined(separator: ", ")).", valueName: "name=value"))
+    var weight: [String] = []
+
+    /// The weights with every `--weight` applied; nil when one does not parse.
+    var weights: LinkWeights? {
+        var w = LinkWeights()
+        for item in weight {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let v = Double(parts[1]), w.set(parts[0], v) else { return nil }
+        }
+        return w
+    }
 
     func validate() throws {
+        if weights == nil {
+            throw ValidationError("--weight takes NAME=VALUE with a value of 0 or more, NAME one of \(LinkWeights.names.joined(separator: ", ")); e.g. --weight orderPenalty=25")
+        }
         guard buffer >= 0, radius > 0, buffer <= radius else {
             throw ValidationError("need 0 <= --buffer <= --radius and --radius > 0 (metres), e.g. --buffer 10 --radius 50")
         }
@@ -76,9 +91,10 @@ struct LinkerFlags: ParsableArguments {
         o.bufferMeters = buffer
         o.searchMeters = radius
         o.workers = workers
+        o.weights = weights ?? LinkWeights()
         return o
     }
 
     /// What changes the links, for a campaign's fingerprint (the worker count does not).
-    var settings: String { "buffer=\(buffer);radius=\(radius)" }
+    var settings: String { "buffer=\(buffer);radius=\(radius)" + weight.map { ";" + $0 }.joined() }
 }

@@ -130,4 +130,24 @@ import Testing
         #expect(r.status == 65)
         #expect(r.stderr.contains("address_id and building_id"))
     }
+
+    @Test func emptyOrContradictoryTruthFileIsExit65() throws {
+        let dir = try CLI.tempDir()
+        let empty = dir.appendingPathComponent("empty.csv")
+        try "address_id,building_id\n".write(to: empty, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--check", empty.path])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("no rows"))
+        let twice = dir.appendingPathComponent("twice.csv")
+        try "address_id,building_id\nx,y\nx,z\n".write(to: twice, atomically: true, encoding: .utf8)
+        let t = try CLI.run(["link", "--buildings", b, "--addresses", a, "--check", twice.path])
+        #expect(t.status == 65, "\(t.stderr)")
+        #expect(t.stderr.contains("\(twice.path):3") && t.stderr.contains("two buildings"), "\(t.stderr)")
+    }
+
+    @Test func unknownWeightIsAUsageError() throws {
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--weight", "nope=1"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("orderPenalty"))
+    }
 }

@@ -43,6 +43,38 @@ public enum Planar {
         return best
     }
 
+    /// Linear referencing: where p projects onto a polyline. `along` is metres from the line's
+    /// first point to the closest point, measured along the line; `offset` is p's distance from
+    /// it, positive on the left of the line's direction, negative on the right, 0 on it. Past
+    /// either end the line runs on straight (along below 0 or beyond its length), so points
+    /// beyond an end keep their order instead of all meeting at the end point. An empty line,
+    /// or one of a single point, gives nil.
+    public static func locate<Line: CoordRing>(_ p: Coord, on line: Line) -> (along: Double, offset: Double)? {
+        guard line.count > 1 else { return nil }
+        var best = (along: 0.0, offset: Double.infinity, part: -1, t: 0.0), walked = 0.0
+        for i in 0..<(line.count - 1) {
+            let a = line[i], b = line[i + 1]
+            let ab = sub(b, a), len2 = dot(ab, ab)
+            guard len2 > 0 else { continue }
+            let t = dot(sub(p, a), ab) / len2
+            let tc = min(1, max(0, t))
+            let d = length(sub(p, Coord(a.x + tc * ab.x, a.y + tc * ab.y))), len = len2.squareRoot()
+            if d < abs(best.offset) {
+                best = (walked + tc * len, cross(ab, sub(p, a)) < 0 ? -d : d, i, t)
+            }
+            walked += len
+        }
+        guard best.part >= 0 else { return nil }
+        // Beyond an end: along the end part's straight continuation.
+        let a = line[best.part], b = line[best.part + 1], ab = sub(b, a), len = length(ab)
+        if (best.part == 0 && best.t < 0) || (best.part == line.count - 2 && best.t > 1) {
+            let start = best.part == 0 ? 0 : walked - len
+            let side = cross(ab, sub(p, a)) / len
+            return (start + best.t * len, side)
+        }
+        return (best.along, best.offset)
+    }
+
     /// Distance along the ray `origin + t·dir` (t ≥ 0, dir a unit vector) to the first crossing
     /// of any ring edge, or nil when the ray misses every edge within `maxDistance`.
     public static func rayHit<Rings: Sequence>(origin: Coord, dir: Coord, rings: Rings, maxDistance: Double) -> Double?

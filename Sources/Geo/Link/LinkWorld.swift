@@ -161,7 +161,8 @@ final class LinkWorld {
     }
 
 
-    /// Number and unit: two addresses with the same key are one household's.
+    /// Number and street: two addresses with the same key (units of one number) are one
+    /// household's.
     func houseKey(_ a: Int) -> String {
         attrs.houseKeys[aIdx[a]]
     }
@@ -195,21 +196,43 @@ final class LinkWorld {
         return best
     }
 
-    /// The closest point on the address's street (a segment of that name within the street
-    /// search radius), else on the nearest frontage road; nil when none is near.
-    func streetAnchor(_ a: Int) throws -> Coord? {
+    /// The address's street anchor (see `streetAnchor`), worked out once: `anchorState[a]` is
+    /// 0 before, 1 when none was found, 2 when `anchors[a]` holds it.
+    private var anchors: [StreetAnchor] = []
+    private var anchorState: [UInt8] = []
+
+    /// Where an address meets its street: the closest point on the address's street (a segment
+    /// of that name within the street search radius), else on the nearest frontage road; nil
+    /// when no road is near.
+    func streetAnchor(_ a: Int) -> StreetAnchor? {
+        if anchorState.isEmpty {
+            anchorState = Array(repeating: 0, count: points.count)
+            anchors = Array(repeating: StreetAnchor(point: Coord(0, 0), segment: -1, named: false), count: points.count)
+        }
+        switch anchorState[a] {
+        case 1: return nil
+        case 2: return anchors[a]
+        default: break
+        }
         let p = points[a], r = options.streetSearchMeters
         let near = segmentIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
-        var named: (Coord, Double)? = nil, any: (Coord, Double)? = nil
+        var named: (Coord, Double, Int)? = nil, any: (Coord, Double, Int)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
             if let key = streetKeys[a], segmentKeys[s] == key {
-                if named == nil || c.distance < named!.1 { named = (c.point, c.distance) }
+                if named == nil || c.distance < named!.1 { named = (c.point, c.distance, s) }
             } else if frontageRoad[s] {
-                if any == nil || c.distance < any!.1 { any = (c.point, c.distance) }
+                if any == nil || c.distance < any!.1 { any = (c.point, c.distance, s) }
             }
         }
-        return named?.0 ?? any?.0
+        guard let found = named.map({ StreetAnchor(point: $0.0, segment: $0.2, named: true) })
+            ?? any.map({ StreetAnchor(point: $0.0, segment: $0.2, named: false) }) else {
+            anchorState[a] = 1
+            return nil
+        }
+        anchors[a] = found
+        anchorState[a] = 2
+        return found
     }
 
     /// True when the straight line p→q crosses a frontage road's centreline.
@@ -222,10 +245,11 @@ final class LinkWorld {
         return false
     }
 
-    /// Candidates within the search radius, scored; the best first. Only candidates that
-    /// could still win after an occupancy penalty are scored in full.
-    func scoreCandidates(_ a: Int, coverNumbers: [Set<String>]) throws -> [Candidate] {
-        let turnCost = Linker.turnCost
+    /// Candidates within the search radius, scored; the best first. A candidate's cost is at
+    /// least its distance, and later stages add at most `LinkWeights.laterPenalties` to any cost,
+    /// so candidates farther than the best cost plus that can never win and are not scored.
+    func scoreCandidates(_ a: Int) throws -> [Candidate] {
+        let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
         var near: [(Int, Double)] = []
         for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
@@ -237,7 +261,7 @@ final class LinkWorld {
 
         var dir: Coord? = nil
         var expectedX: Double? = nil
-        if let anchor = try streetAnchor(a) {
+        if let anchor = streetAnchor(a)?.point {
             let v = Planar.sub(p, anchor), len = Planar.length(v)
             if len > 0.5 {
                 let u = Coord(v.x / len, v.y / len)
@@ -245,16 +269,15 @@ final class LinkWorld {
                 expectedX = try expectedAlongStreet(a, away: u)
             }
         }
-        let key = houseKey(a)
         var out: [Candidate] = []
         var bound = Double.infinity
         for (b, d) in near {
-            if d > bound + Linker.occupiedPenalty { break }
+            if d > bound + w.laterPenalties { break }
             var cost = d
             if let dir {
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
-                while turn <= Linker.maxTurn + 1e-9 {
+                while turn <= w.maxTurn + 1e-9 {
                     if d + turnCost * turn >= best { break }
                     for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
                         let v = Planar.rotate(dir, radians: sign * turn)
@@ -262,7 +285,7 @@ final class LinkWorld {
                             best = min(best, t + turnCost * turn)
                         }
                     }
-                    turn += Linker.turnStep
+                    turn += w.turnStep
                 }
                 cost = best
             }
@@ -271,13 +294,12 @@ final class LinkWorld {
                 let t = Coord(-dir.y, dir.x)
                 let c = try centre(b)
                 let x = Planar.dot(Planar.sub(c, p), t)
-                cost += Linker.numberOrderCost * min(abs(x - expectedX), Linker.numberOrderCap)
+                cost += w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
             }
-            if isOutbuilding(b) { cost += Linker.outbuildingPenalty }
-            if !multiUnit[b], !coverNumbers[b].isEmpty, !coverNumbers[b].contains(key) { cost += Linker.occupiedPenalty }
-            if cost < bound + Linker.occupiedPenalty, d > 0 {
+            if isOutbuilding(b) { cost += w.outbuildingPenalty }
+            if cost < bound + w.laterPenalties, d > 0 {
                 let q = Planar.closestPoint(on: rings(b), to: p)
-                if try crossesRoad(p, q) { cost += Linker.acrossRoadPenalty }
+                if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }
             bound = min(bound, cost)
             out.append(Candidate(building: b, distance: d, cost: cost, directional: dir != nil))
@@ -291,7 +313,7 @@ final class LinkWorld {
     /// of the same street on the same side within the house-number radius.
     func expectedAlongStreet(_ a: Int, away u: Coord) throws -> Double? {
         guard let key = streetKeys[a], let n = attrs.numbers[aIdx[a]] else { return nil }
-        let p = points[a], r = Linker.numberRadius
+        let p = points[a], r = options.weights.numberRadius
         let t = Coord(-u.y, u.x)
         var pairs: [(x: Double, n: Double)] = []
         for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
@@ -326,4 +348,13 @@ final class LinkWorld {
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
         return Array(found.prefix(count))
     }
+}
+
+/// Where an address meets its street (`LinkWorld.streetAnchor`).
+struct StreetAnchor {
+    var point: Coord
+    /// The segment (local index) it lies on.
+    var segment: Int
+    /// The segment carries the address's street name.
+    var named: Bool
 }

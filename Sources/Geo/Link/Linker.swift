@@ -12,6 +12,70 @@ public enum LinkMethod: String, Sendable, CaseIterable {
     case none = "NONE"
 }
 
+/// The weights and distances the BUFFER/NEAREST scoring uses, in metres of cost (a penalty
+/// weighs as much as that many metres of distance). The README's linker section says why each
+/// has its value; `flyr link --weight NAME=VALUE` changes one, for sweeps.
+public struct LinkWeights: Sendable, Equatable {
+    /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
+    public var turnCost = 30.0
+    /// The widest turn considered, and its step (radians).
+    public var maxTurn = 60.0 * Double.pi / 180
+    public var turnStep = 5.0 * Double.pi / 180
+    /// Cost per metre between a footprint's centre and where its house number should stand
+    /// among its neighbours' points, and the most it adds.
+    public var numberOrderCost = 0.75
+    public var numberOrderCap = 10.0
+    /// Neighbours whose numbers are compared lie within this many metres.
+    public var numberRadius = 60.0
+    /// An outbuilding (garage, shed…).
+    public var outbuildingPenalty = 6.0
+    /// A building that already holds another house number (and is not multi-unit).
+    public var occupiedPenalty = 20.0
+    /// A footprint whose nearest point lies across a road from the address point.
+    public var acrossRoadPenalty = 25.0
+    /// A footprint other than the one the address's block face aligns it to.
+    public var orderPenalty = 5.0
+    /// Leaving an address out of its face's alignment.
+    public var leaveOut = 80.0
+    /// Candidates costing more than this above the address's best are not aligned.
+    public var alignWindow = 30.0
+    /// Cost per metre a footprint stands back along the street from the one matched to the
+    /// previous number (order reversed).
+    public var backstepCost = 2.0
+    /// The most that stages after scoring (face alignment, occupancy) add to a candidate's cost.
+    var laterPenalties: Double { orderPenalty + occupiedPenalty }
+
+    public init() {}
+
+    /// The names `set(_:_:)` takes, in order.
+    public static let names = ["turnCost", "maxTurn", "turnStep", "numberOrderCost", "numberOrderCap", "numberRadius",
+                               "outbuildingPenalty", "occupiedPenalty", "acrossRoadPenalty", "orderPenalty", "leaveOut", "alignWindow", "backstepCost"]
+    /// Sets the weight called `name` (one of `names`; angles in degrees); false for an unknown name
+    /// or a negative or non-finite value (a turn step must be above 0).
+    public mutating func set(_ name: String, _ value: Double) -> Bool {
+        guard value.isFinite, value >= 0 else { return false }
+        switch name {
+        case "turnCost": turnCost = value
+        case "maxTurn": maxTurn = value * Double.pi / 180
+        case "turnStep":
+            guard value > 0 else { return false }
+            turnStep = value * Double.pi / 180
+        case "numberOrderCost": numberOrderCost = value
+        case "numberOrderCap": numberOrderCap = value
+        case "numberRadius": numberRadius = value
+        case "outbuildingPenalty": outbuildingPenalty = value
+        case "occupiedPenalty": occupiedPenalty = value
+        case "acrossRoadPenalty": acrossRoadPenalty = value
+        case "orderPenalty": orderPenalty = value
+        case "leaveOut": leaveOut = value
+        case "alignWindow": alignWindow = value
+        case "backstepCost": backstepCost = value
+        default: return false
+        }
+        return true
+    }
+}
+
 public struct LinkerOptions: Sendable {
     /// BUFFER tier: the winner lies within this many metres of the point.
     public var bufferMeters = 10.0
@@ -24,14 +88,22 @@ public struct LinkerOptions: Sendable {
     /// Side of the square tiles the area is linked in (metres).
     public var tileMeters = 3000.0
     /// Features this far around a tile are seen by it (metres): more than every radius the
-    /// scoring looks at.
+    /// scoring looks at. A larger search radius widens it (`effectiveTileMargin`).
     public var tileMarginMeters = 300.0
+    /// The margin in use: at least what one decision reads around its point (the candidates
+    /// within the search radius, the addresses competing for them within as much again, and
+    /// the street looked for around each), so no link depends on where a tile ends.
+    public var effectiveTileMargin: Double {
+        max(tileMarginMeters, 2 * searchMeters + max(streetSearchMeters, weights.numberRadius))
+    }
     /// Parallel workers (default: one per core). The output does not depend on it.
     public var workers: Int? = nil
+    /// The scoring's weights and distances (see `LinkWeights`).
+    public var weights: LinkWeights
     /// Keep the footprints in metres in the result (`LinkResult.projectedFootprints`), for
     /// `Orienter.orientAddresses(links:)` to use instead of projecting them again.
     public var keepsProjectedFootprints = false
-    public init() {}
+    public init() { weights = LinkWeights() }
 }
 
 /// One address's link. `distance` is metres from the point to the footprint (0 for COVERS).
@@ -148,25 +220,9 @@ public struct Linker: Sendable {
     public var options: LinkerOptions
     public init(options: LinkerOptions = .init()) { self.options = options }
 
-    // Scoring constants (metres). Documented in the README, "How the linker scores".
-    /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
-    static let turnCost = 30.0
-    /// Cost per metre between a footprint's centre and where its house number should stand.
-    static let numberOrderCost = 0.75
-    static let numberOrderCap = 10.0
-    /// Neighbours whose numbers are compared lie within this many metres.
-    static let numberRadius = 60.0
-    /// The widest turn considered, and its step.
-    static let maxTurn = 60.0 * Double.pi / 180, turnStep = 5.0 * Double.pi / 180
-    static let outbuildingPenalty = 6.0
-    /// A building that already holds another house number (and is not multi-unit).
-    static let occupiedPenalty = 20.0
-    /// A footprint whose nearest point lies across a road from the address point.
-    static let acrossRoadPenalty = 25.0
-
     /// Links every address. The area is cut into fixed tiles (`LinkerOptions.tileMeters`,
     /// laid out from the data alone); each tile is linked in its own worker with its own GEOS
-    /// context, seeing the features within `LinkerOptions.tileMarginMeters` around it, and
+    /// context, seeing the features within `LinkerOptions.effectiveTileMargin` around it, and
     /// decides the addresses inside it. The tiles do not depend on the number of workers, so
     /// the output is the same at 1 or N workers.
     ///
@@ -199,7 +255,7 @@ public struct Linker: Sendable {
         let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: alongside,
                                          workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
         let attrs = FeatureAttributes(try ofBuildings.get(0), try ofAddresses.get(0))
-        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.tileMarginMeters)
+        let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.effectiveTileMargin)
         phase("project")
 
         let outcomes = SlotResults<TileLinks>(count: tiles.tiles.count)
@@ -296,13 +352,21 @@ public struct Linker: Sendable {
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []
         for a in 0..<na where links[a] == nil {
-            pending.append((a, try world.scoreCandidates(a, coverNumbers: coverNumbers)))
+            pending.append((a, try world.scoreCandidates(a)))
+        }
+        for (slot, b) in try world.faceAlignments(pending) {
+            for k in pending[slot].scored.indices where pending[slot].scored[k].building != b {
+                pending[slot].scored[k].cost += options.weights.orderPenalty
+            }
+            pending[slot].scored.sort {
+                $0.cost != $1.cost ? $0.cost < $1.cost : world.buildingRank($0.building) < world.buildingRank($1.building)
+            }
         }
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
             multiUnit: (0..<nb).map { world.multiUnit[$0] || attrs.multiUnitClass[bIdx[$0]] },
-            claims: coverNumbers, penalty: Linker.occupiedPenalty)
+            claims: coverNumbers, penalty: options.weights.occupiedPenalty)
         for (a, ch) in chosen {
             let best = ch.candidate
             world.assigned[a] = best.building

@@ -212,7 +212,7 @@ struct FeatureAttributes: Sendable {
             rank = IDOrder.ranks(ids)
             let keys = StreetName.keys(of: addresses)
             streetKeys = keys
-            houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(addresses[$0].unit ?? "")|\(keys[$0] ?? "")" }
+            houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
             numbers = addresses.map { HouseNumbers.value($0.number) }
             segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
             frontage = segments.map(LinkWorld.isFrontageRoad)

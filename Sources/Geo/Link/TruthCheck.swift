@@ -27,7 +27,15 @@ public struct TruthTable: Sendable {
             guard f.count > max(ai, bi), !f[ai].isEmpty, !f[bi].isEmpty else {
                 throw InputError(.badValue, file: path, line: n + 1, detail: "expected address_id and building_id, found '\(line.prefix(120))'")
             }
+            if let other = expected[f[ai]], other != f[bi] {
+                throw InputError(.badValue, file: path, line: n + 1,
+                                 detail: "address \(f[ai]) is given two buildings, \(other) and \(f[bi])")
+            }
             expected[f[ai]] = f[bi]
+        }
+        guard !expected.isEmpty else {
+            throw InputError(.badValue, file: path, line: lines.count,
+                             detail: "the truth file has a header but no rows: nothing to check against")
         }
         return TruthTable(expected: expected)
     }

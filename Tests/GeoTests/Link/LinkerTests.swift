@@ -262,3 +262,50 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The block-face alignment on its own: numbers in order against footprints along the street.
+@Suite struct FaceAlignmentTests {
+    typealias Entry = FaceAlignment.Entry
+    typealias Option = FaceAlignment.Option
+
+    /// Four houses 8 m apart at along 0, 8, 16, 24; each address point slid about 6 m toward
+    /// the next house, so each one's own best (extra 0) is its neighbour.
+    func slidRow() -> [Entry] {
+        (0..<4).map { i in
+            let own = Option(building: i, along: Double(8 * i), extra: 4)
+            let next = Option(building: min(i + 1, 3), along: Double(8 * min(i + 1, 3)), extra: i == 3 ? 4 : 0)
+            return Entry(slot: i, number: Double(100 + 2 * i), household: "\(100 + 2 * i)", rank: Int32(i),
+                         options: i == 3 ? [own] : [next, own])
+        }
+    }
+
+    @Test func orderHoldsSlidPointsOnTheirOwnHouses() {
+        let got = FaceAlignment.align(slidRow(), leaveOut: 80, backstep: 2, shareable: { _ in false })
+        #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
+    }
+
+    @Test func numbersRunningDownTheStreetAlignToo() {
+        var row = slidRow()
+        for k in row.indices { row[k].number = Double(200 - 2 * k) }
+        row.reverse()
+        let got = FaceAlignment.align(row, leaveOut: 80, backstep: 2, shareable: { _ in false })
+        #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
+    }
+
+    @Test func twoNumbersShareAFootprintOnlyWhenItHoldsSeveralHouseholds() {
+        let one = [Option(building: 7, along: 0, extra: 0)]
+        let entries = [Entry(slot: 0, number: 1, household: "1", rank: 0, options: one),
+                       Entry(slot: 1, number: 3, household: "3", rank: 1, options: one)]
+        let single = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in false })
+        #expect(single.count == 1)
+        let shared = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in true })
+        #expect(shared == [0: 7, 1: 7])
+    }
+
+    @Test func locateRunsOnPastTheEnds() {
+        let line = [Coord(0, 0), Coord(10, 0)]
+        #expect(Planar.locate(Coord(-5, 2), on: line)! == (along: -5, offset: 2))
+        #expect(Planar.locate(Coord(14, -3), on: line)! == (along: 14, offset: -3))
+        #expect(Planar.locate(Coord(4, 1), on: line)! == (along: 4, offset: 1))
+    }
+}

@@ -1,0 +1,131 @@
+/// House-number order along a block face, as a surveyor reads it: on one side of one street,
+/// numbers grow steadily in one direction, and so do the houses along the kerb. The addresses
+/// of a face, taken in number order, are matched to the footprints in their order along the
+/// street by a monotone alignment of least total cost: an address may be left out (at a
+/// price), a footprint may be passed over (a garage, a corner house numbered on the cross
+/// street), and two addresses share a footprint only when they share a house number or the
+/// footprint holds several households. A point slid a few metres along the street then still
+/// lands on its own house, because its neighbours' order holds it there.
+struct FaceAlignment {
+    /// One address of a face: its candidates on the face's side, with their place along the
+    /// street and their cost above the address's own best.
+    struct Entry {
+        var slot: Int
+        var number: Double
+        var household: String
+        var rank: Int32
+        var options: [Option]
+    }
+    struct Option {
+        var building: Int
+        var along: Double
+        var extra: Double
+    }
+
+    /// How many addresses in a row the alignment may leave out between two it matches.
+    static let maxGap = 6
+
+    /// The footprint each entry is matched to (by `Entry.slot`), for the direction of
+    /// numbering (up or down the street) with the lower total cost; entries left out are absent.
+    /// Leaving one out costs `leaveOut` (metres of extra cost): an address whose place in the
+    /// order would cost more keeps its own best.
+    /// `entries` come sorted by number, then household, then id rank; `shareable(b)` says a
+    /// footprint holds several households.
+    static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, shareable: (Int) -> Bool) -> [Int: Int] {
+        guard entries.count > 1 else { return [:] }
+        let up = solve(entries, direction: 1, leaveOut: leaveOut, backstep: backstep, shareable: shareable)
+        let down = solve(entries, direction: -1, leaveOut: leaveOut, backstep: backstep, shareable: shareable)
+        return (down.total < up.total ? down : up).matched
+    }
+
+    private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
+
+    /// A dynamic programme over (entry, option): the least cost of matching entries 0...i with
+    /// entry i matched to that option, its predecessor the last entry matched before it.
+    private static func solve(_ entries: [Entry], direction: Double, leaveOut: Double, backstep: Double, shareable: (Int) -> Bool)
+        -> (total: Double, matched: [Int: Int]) {
+        let n = entries.count
+        var table: [[Step]] = []
+        table.reserveCapacity(n)
+        for i in 0..<n {
+            let e = entries[i]
+            var row: [Step] = []
+            row.reserveCapacity(e.options.count)
+            for o in e.options {
+                var best = Step(cost: leaveOut * Double(i), from: nil)
+                for j in stride(from: i - 1, through: max(0, i - maxGap), by: -1) {
+                    let skipped = leaveOut * Double(i - j - 1)
+                    if skipped >= best.cost { break }
+                    let prev = entries[j]
+                    for (k, po) in prev.options.enumerated() {
+                        var c = table[j][k].cost + skipped
+                        guard c < best.cost else { continue }
+                        if po.building == o.building {
+                            guard prev.household == e.household || shareable(o.building) else { continue }
+                        } else {
+                            c += backstep * max(0, direction * (po.along - o.along))
+                        }
+                        if c < best.cost { best = Step(cost: c, from: (j, k)) }
+                    }
+                }
+                row.append(Step(cost: best.cost + o.extra, from: best.from))
+            }
+            table.append(row)
+        }
+        var total = leaveOut * Double(n)
+        var end: (entry: Int, option: Int)? = nil
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let tail = leaveOut * Double(n - 1 - i)
+            if tail >= total { break }
+            for (k, s) in table[i].enumerated() where s.cost + tail < total {
+                total = s.cost + tail
+                end = (i, k)
+            }
+        }
+        var matched: [Int: Int] = [:]
+        while let at = end {
+            matched[entries[at.entry].slot] = entries[at.entry].options[at.option].building
+            end = table[at.entry][at.option].from
+        }
+        return (total, matched)
+    }
+}
+
+extension LinkWorld {
+    /// The footprint the face alignment gives each pending address (by its place in
+    /// `pending`): the addresses with a number whose own street is near are grouped by that
+    /// street's segment and side, and each group aligned. Addresses without either are absent.
+    func faceAlignments(_ pending: [(address: Int, scored: [Candidate])]) throws -> [Int: Int] {
+        var faces: [Int: [FaceAlignment.Entry]] = [:]
+        var along: [Int: (along: Double, offset: Double)] = [:]
+        for (slot, p) in pending.enumerated() {
+            let a = p.address
+            guard let best = p.scored.first, let number = attrs.numbers[aIdx[a]],
+                  let anchor = streetAnchor(a), anchor.named,
+                  let here = Planar.locate(points[a], on: lines[anchor.segment]), here.offset != 0 else { continue }
+            let s = anchor.segment, left = here.offset > 0
+            var choices: [FaceAlignment.Option] = []
+            for c in p.scored where c.cost - best.cost <= options.weights.alignWindow {
+                let key = s * buildingBoxes.count + c.building
+                if along[key] == nil { along[key] = Planar.locate(try centre(c.building), on: lines[s]) }
+                guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
+                choices.append(FaceAlignment.Option(building: c.building, along: at.along, extra: c.cost - best.cost))
+            }
+            guard !choices.isEmpty else { continue }
+            faces[2 * s + (left ? 1 : 0), default: []].append(
+                FaceAlignment.Entry(slot: slot, number: number, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
+        }
+        var out: [Int: Int] = [:]
+        for key in faces.keys.sorted() {
+            let entries = faces[key]!.sorted {
+                ($0.number, $0.household, $0.rank) < ($1.number, $1.household, $1.rank)
+            }
+            let shareable = { (b: Int) in self.multiUnit[b] || self.attrs.multiUnitClass[self.bIdx[b]] }
+            for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut,
+                                                 backstep: options.weights.backstepCost, shareable: shareable) {
+                out[slot] = b
+            }
+        }
+        return out
+    }
+}
