@@ -259,7 +259,7 @@ import Testing
         #expect(sqlFeatures.count == flyrFeatures.count && sqlFeatures.count > 0)
     }
 
-    @Test func aSlugAnotherCampaignHoldsIsRefused() async throws {
+    @Test func aSlugAnotherCampaignHoldsIsRefusedAndAViewportSpansCampaigns() async throws {
         guard let p = try await pushedCampaign() else { return }
         let other = p.dir.appendingPathComponent("other.gpkg").path
         #expect(try provision(other, ["--bbox", "-73.742,40.716,-73.738,40.719"]).status == 0)
@@ -273,5 +273,25 @@ import Testing
         #expect(push.status == 65 && push.stderr.contains("QR slug '\(p.addresses[0].slug)'"), "\(push.stderr)")
         let campaigns = try await int(p.url, "SELECT count(*)::int8 FROM campaigns")
         #expect(campaigns == 1, "the refused push wrote nothing")
+
+        // With a slug of its own it goes in; a viewport without a campaign then holds both
+        // campaigns' buildings, by id (the shared ones twice).
+        let fixed = try GeoPackage.open(other)
+        try await fixed.write { db in
+            try db.execute(sql: "UPDATE campaign_addresses SET qr_slug = 'ZZZZZZZZZZ' WHERE qr_slug = ?", arguments: [p.addresses[0].slug])
+        }
+        try fixed.close()
+        let second = try CLI.run(["push", other, "--postgres", p.url, "--json"])
+        let otherID = try #require(json(second.stdout)["campaign_id"] as? String, "\(second.stderr)")
+        let b = Self.box
+        var both: [String] = []
+        for id in [p.id, otherID] {
+            both += try CLI.run(["query", "--postgres", p.url, "--campaign", id, "--bbox", "\(b.w),\(b.s),\(b.e),\(b.n)"]).stdout
+                .split(separator: "\n").map { json(String($0)) }
+                .filter { ($0["properties"] as? [String: Any])?["layer"] as? String == "buildings" }.compactMap { $0["id"] as? String }
+        }
+        let anyCampaign = features(try await text(p.url, "SELECT rpc_get_buildings_in_bbox(\(b.w), \(b.s), \(b.e), \(b.n))::text") ?? "")
+        #expect(anyCampaign.compactMap { $0["id"] as? String } == both.sorted())
+        #expect(Set(both).count < both.count, "the two campaigns share buildings")
     }
 }
