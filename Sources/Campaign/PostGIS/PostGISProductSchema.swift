@@ -82,12 +82,12 @@ extension PostGISSchema {
                 max_lon double precision, max_lat double precision, campaign_id uuid DEFAULT NULL) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
             DECLARE
               only_campaign text := CASE WHEN $5 IS NULL THEN NULL ELSE flyr_campaign($5) END;
-              box geometry := ST_SetSRID(ST_Envelope(ST_MakeLine(ST_MakePoint($1, $2), ST_MakePoint($3, $4))), 4326);
+              region geometry := ST_SetSRID(ST_Envelope(ST_MakeLine(ST_MakePoint($1, $2), ST_MakePoint($3, $4))), 4326);
             BEGIN
               RETURN (SELECT jsonb_build_object('type', 'FeatureCollection',
                         'features', coalesce(jsonb_agg(f.feature ORDER BY f.gers_id COLLATE "C", f.campaign_id COLLATE "C"), '[]'::jsonb))
                       FROM flyr_building_features f
-                      WHERE f.geom && box AND ST_Intersects(f.geom, box) AND (only_campaign IS NULL OR f.campaign_id = only_campaign));
+                      WHERE f.geom && region AND ST_Intersects(f.geom, region) AND (only_campaign IS NULL OR f.campaign_id = only_campaign));
             END
             $$
             $fn$);

@@ -6,8 +6,9 @@ extension PostGISStore {
     /// event counted at most once (event_id is the primary key, INSERT … ON CONFLICT DO
     /// NOTHING) however many processes send it; crawlers skipped; a malformed event or unknown
     /// target fails alone. Each event is one statement (the insert, the counter updates and,
-    /// for an address with a QR slug, its `qr_code_scans` row, in one CTE), so it commits whole; counters change in SQL (`scans_total = scans_total + 1`),
-    /// never read then written. A deadlock or serialization failure is retried.
+    /// for an address with a QR slug, its `qr_code_scans` row, in one CTE), so it commits
+    /// whole; counters change in SQL (`scans_total = scans_total + 1`), never read then
+    /// written. A deadlock or serialization failure is retried.
     public func ingest(campaign id: String, _ items: [(line: Int, event: Result<ScanEvent, ScanParseError>)]) async throws -> [ScanResult] {
         try await requireCurrentSchema()
         try await requireCampaign(id)
