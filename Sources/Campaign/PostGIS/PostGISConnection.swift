@@ -17,10 +17,14 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
     case server(String)
     /// A deadlock or serialization failure (SQLSTATE 40P01, 40001): the statement may be retried.
     case conflict(String)
+    /// The campaign's data clashes with another campaign's in the database (a QR slug already
+    /// printed for another campaign).
+    case conflictingData(String)
 
     public var description: String {
         switch self {
-        case .badURL(let s), .unavailable(let s), .noPostGIS(let s), .schema(let s), .server(let s), .conflict(let s): return s
+        case .badURL(let s), .unavailable(let s), .noPostGIS(let s), .schema(let s), .server(let s), .conflict(let s), .conflictingData(let s):
+            return s
         case .campaignNotFound(let id): return "no campaign '\(id)' in this database; flyr push campaign.gpkg --postgres URL puts one there"
         }
     }

@@ -5,9 +5,10 @@ extension PostGISStore {
     /// Ingests events into a campaign in the database with the GeoPackage store's rules: each
     /// event counted at most once (event_id is the primary key, INSERT … ON CONFLICT DO
     /// NOTHING) however many processes send it; crawlers skipped; a malformed event or unknown
-    /// target fails alone. Each event is one statement (the insert and the counter updates in
-    /// one CTE), so it commits whole; counters change in SQL (`scans_total = scans_total + 1`),
-    /// never read then written. A deadlock or serialization failure is retried.
+    /// target fails alone. Each event is one statement (the insert, the counter updates and,
+    /// for an address with a QR slug, its `qr_code_scans` row, in one CTE), so it commits
+    /// whole; counters change in SQL (`scans_total = scans_total + 1`), never read then
+    /// written. A deadlock or serialization failure is retried.
     public func ingest(campaign id: String, _ items: [(line: Int, event: Result<ScanEvent, ScanParseError>)]) async throws -> [ScanResult] {
         try await requireCurrentSchema()
         try await requireCampaign(id)
@@ -73,12 +74,19 @@ extension PostGISStore {
               FROM ins WHERE campaign_id = \(id) AND gers_id = \(building)
               RETURNING 1),
             addr AS (
-              UPDATE campaign_addresses SET visited = true, scans = scans + 1
+              UPDATE campaign_addresses SET visited = true, scans = scans + 1,
+                last_scanned_at = greatest(last_scanned_at, \(e.scannedAt)::timestamptz)
               FROM ins WHERE campaign_id = \(id) AND gers_id = \(address)
+              RETURNING qr_slug),
+            qr AS (
+              INSERT INTO qr_code_scans (event_id, campaign_id, slug, address_id, gers_id, scanned_at, user_agent)
+              SELECT ins.event_id, \(id), addr.qr_slug, \(address), \(building), \(e.scannedAt)::timestamptz, \(e.userAgent)
+              FROM ins, addr WHERE addr.qr_slug IS NOT NULL
+              ON CONFLICT (event_id) DO NOTHING
               RETURNING 1)
-            SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM stats), (SELECT count(*) FROM addr)
+            SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM stats), (SELECT count(*) FROM addr), (SELECT count(*) FROM qr)
             """, "recording scan \(e.eventID)")
-        let (inserted, _, _) = try rows[0].decode((Int, Int, Int).self)
+        let (inserted, _, _, _) = try rows[0].decode((Int, Int, Int, Int).self)
         return ScanResult(line: line, eventID: e.eventID, outcome: inserted == 1 ? .success : .duplicate, errors: [])
     }
 }

@@ -10,7 +10,9 @@ public enum PostGISSchema {
         public var sql: String
     }
 
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] = coreMigrations + productMigrations
+
+    static let coreMigrations: [Migration] = [
         Migration(id: 1, name: "001 campaign tables", sql: """
             CREATE TABLE campaigns (
               id text PRIMARY KEY,

@@ -82,14 +82,14 @@ public final class PostGISStore: Sendable {
                   id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                 """, "creating flyr_migrations")
             let state = PostGISSchema.state(applied: try await appliedMigrations())
-            let done: Int
             switch state {
             case .current: return []
-            case .behind(let n): done = n
+            case .behind: break
             case .ahead, .diverged: throw PostGISError.schema(Self.explain(state, url: db.url))
             }
+            let applied = Set(try await appliedMigrations().map(\.id))
             var names: [String] = []
-            for m in PostGISSchema.migrations.dropFirst(done) {
+            for m in PostGISSchema.migrations where !applied.contains(m.id) {
                 for statement in Self.statements(m.sql) {
                     try await db.rows(PostgresQuery(unsafeSQL: statement), "applying migration '\(m.name)'")
                 }
@@ -121,10 +121,42 @@ public final class PostGISStore: Sendable {
         }
     }
 
-    /// A migration's statements: its SQL split at semicolons that end a line.
+    /// A migration's statements: its SQL split at semicolons that end a line (or the text),
+    /// except inside a dollar-quoted body (`$$ … $$`, `$tag$ … $tag$`: a function's code).
     static func statements(_ sql: String) -> [String] {
-        sql.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
+        let text = Array(sql.unicodeScalars)
+        var out: [String] = [], current = String.UnicodeScalarView(), quote: [Unicode.Scalar]? = nil
+        func flush() {
+            let s = String(current).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !s.isEmpty { out.append(s) }
+            current = String.UnicodeScalarView()
+        }
+        var i = 0
+        while i < text.count {
+            if text[i] == "$", let end = dollarTagEnd(text, from: i) {
+                let tag = Array(text[i...end])
+                if quote == nil { quote = tag } else if quote == tag { quote = nil }
+                current.append(contentsOf: tag)
+                i = end + 1
+                continue
+            }
+            if quote == nil, text[i] == ";", i + 1 == text.count || text[i + 1] == "\n" {
+                flush()
+            } else {
+                current.append(text[i])
+            }
+            i += 1
+        }
+        flush()
+        return out
+    }
+
+    /// Where the dollar-quote tag starting at `start` ends (its closing `$`): `$` then letters or
+    /// underscores then `$`; nil when `$` starts no tag (as in `$1`).
+    private static func dollarTagEnd(_ text: [Unicode.Scalar], from start: Int) -> Int? {
+        var j = start + 1
+        while j < text.count, text[j] == "_" || text[j].properties.isAlphabetic { j += 1 }
+        return j < text.count && text[j] == "$" ? j : nil
     }
 
     // MARK: push
@@ -182,6 +214,7 @@ public final class PostGISStore: Sendable {
             """,
                           "removing buildings that are gone")
 
+        try await requireSlugsFree(s)
         // A slug already printed (in the database) stays.
         try await insertBatches(s.addresses, into: "campaign_addresses", columns: """
             campaign_id, gers_id, geom, number, street, unit, postcode, postal_city, country, address_levels, sources, formatted,
@@ -230,6 +263,27 @@ public final class PostGISStore: Sendable {
             """,
                           "removing segments that are gone")
 
+        try await writeLinksAndFieldData(s)
+    }
+
+    /// Refuses a campaign holding a QR slug that another campaign in the database holds: a slug
+    /// is the product's key for one printed code.
+    private func requireSlugsFree(_ s: CampaignSnapshot) async throws {
+        let slugs = s.addresses.compactMap(\.qrSlug)
+        guard let clash = try await db.rows("""
+            SELECT qr_slug, campaign_id FROM campaign_addresses WHERE qr_slug = ANY(\(slugs)::text[]) AND campaign_id <> \(s.campaign.id) LIMIT 1
+            """, "checking the QR slugs").first else { return }
+        let (slug, other) = try clash.decode((String, String).self)
+        throw PostGISError.conflictingData("""
+            QR slug '\(slug)' of campaign \(s.campaign.id) is already campaign \(other)'s in \(db.url): a slug names one printed \
+            code in the whole database; provision this campaign again into a new file to draw new slugs
+            """)
+    }
+
+    /// Links (replaced whole), building stats (the database's rows win), scan events (once each
+    /// by id), and what follows from the events: addresses' last scans, QR code scans.
+    private func writeLinksAndFieldData(_ s: CampaignSnapshot) async throws {
+        let c = s.campaign
         // Links carry no field data: replaced whole.
         try await db.rows("DELETE FROM building_address_links WHERE campaign_id = \(c.id)", "replacing links")
         try await insertBatches(s.links, into: "building_address_links", columns: "campaign_id, address_id, building_id, method, confidence, distance_m, street_match",
@@ -258,6 +312,12 @@ public final class PostGISStore: Sendable {
                                 conflict: "ON CONFLICT (event_id) DO NOTHING", what: "writing scan events") { r, b in
             b.append(r.eventID); b.append(c.id); b.append(r.gersID); b.append(r.addressID); b.append(r.qrSlug)
             b.append(r.scannedAt); b.append(r.userAgent); b.append(r.ingestedAt)
+        }
+        for (sql, what) in [(PostGISSchema.lastScannedFromEvents(oneCampaign: true), "setting the addresses' last scans"),
+                            (PostGISSchema.qrScansFromEvents(oneCampaign: true), "writing QR code scans")] {
+            var binds = PostgresBindings(capacity: 1)
+            binds.append(c.id)
+            try await db.rows(PostgresQuery(unsafeSQL: sql, binds: binds), what)
         }
     }
 

@@ -76,14 +76,16 @@ public final class CampaignStore {
 
     // MARK: exports
 
-    /// The web map's features: one per building, as a GeoJSON FeatureCollection sorted by id.
+    /// The web map's features: one per building, as a GeoJSON FeatureCollection sorted by id;
+    /// `house_number` is its first address's (in walking order), `address_text` all of them.
     public func featuresGeoJSON() throws -> String {
         try db.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT b.geom, b.gers_id, b.height_m, b.levels, b.feature_status, b.address_count,
                        coalesce(s.status, 'not_visited') AS status, coalesce(s.scans_total, 0) AS scans_total,
                        (SELECT group_concat(formatted, '; ') FROM (SELECT formatted FROM campaign_addresses a
-                          WHERE a.building_gers_id = b.gers_id ORDER BY a.seq)) AS address_text
+                          WHERE a.building_gers_id = b.gers_id ORDER BY a.seq)) AS address_text,
+                       (SELECT number FROM campaign_addresses a WHERE a.building_gers_id = b.gers_id ORDER BY a.seq LIMIT 1) AS house_number
                 FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id ORDER BY b.gers_id
                 """)
             var out = "{\"type\":\"FeatureCollection\",\"features\":["
@@ -98,6 +100,7 @@ public final class CampaignStore {
                 out += "\"height_m\":\(GeoJSONWriter.number(r["height_m"])),\"levels\":\((r["levels"] as Int?).map(String.init) ?? "null"),"
                 out += "\"status\":\(LinkTable.jsonString(r["status"])),\"scans_total\":\(scans),\"qr_scanned\":\(scans > 0),"
                 out += "\"address_text\":\((r["address_text"] as String?).map(LinkTable.jsonString) ?? "null"),"
+                out += "\"house_number\":\((r["house_number"] as String?).map(LinkTable.jsonString) ?? "null"),"
                 out += "\"address_count\":\(r["address_count"] as Int),\"feature_status\":\(LinkTable.jsonString(r["feature_status"]))}}"
             }
             return out + "]}\n"
