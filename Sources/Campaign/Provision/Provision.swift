@@ -139,7 +139,8 @@ public enum Provisioner {
     /// `fill` may call its second argument when a large table is in, to have the kernel start
     /// writing the file out while it goes on (the commit's fsync then has less to wait for).
     static func buildNewFile(at path: String, _ fill: (Database, _ tableWritten: () -> Void) throws -> Void) throws {
-        let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        CampaignFile.sweepAbandoned(beside: path)
+        let temp = CampaignFile.temporaryPath(for: path)
         try? FileManager.default.removeItem(atPath: temp)
         do {
             let db = try GeoPackage.open(temp, bulkBuild: true)
@@ -150,11 +151,7 @@ public enum Provisioner {
             try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try db.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
-            // rename(2) replaces an existing file atomically (FileManager.replaceItemAt fails
-            // on Linux when the target is not a campaign).
-            guard rename(temp, path) == 0 else {
-                throw GeoPackageError.writeFailed(path: path, detail: String(cString: strerror(errno)))
-            }
+            try CampaignFile.replace(path, with: temp)
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
             throw writeFailure(error, path: path)
@@ -185,16 +182,26 @@ public enum Provisioner {
         return try db.read { db in try summary(db, campaignID: existing.id, unchanged: true) }
     }
 
-    /// The campaign record of a flyr GeoPackage, or nil when the file is not one.
+    /// The campaign record of a flyr GeoPackage, or nil when the file is certainly not one
+    /// (not an SQLite database, or one without a GeoPackage campaigns table). Throws when the
+    /// file cannot be read (`GeoPackageError.unreadableCampaign`, or `.inUse` while another
+    /// connection locks it): such a file may hold a campaign.
     static func existingCampaign(_ path: String) throws -> Existing? {
-        guard let db = try? GeoPackage.open(path, readOnly: true) else { return nil }
-        defer { try? db.close() }
-        return try? db.read { db -> Existing? in
-            let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            guard app == GeoPackage.applicationID, try db.tableExists("campaigns"),
-                  let row = try Row.fetchOne(db, sql: "SELECT id, inputs_sha256, provision_status FROM campaigns ORDER BY created_at LIMIT 1")
-            else { return nil }
-            return Existing(id: row["id"], fingerprint: row["inputs_sha256"], provisionStatus: row["provision_status"])
+        guard try CampaignFile.kind(path) == .sqlite else { return nil }
+        do {
+            let db = try GeoPackage.open(path, readOnly: true)
+            defer { try? db.close() }
+            return try db.read { db -> Existing? in
+                let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                guard app == GeoPackage.applicationID, try db.tableExists("campaigns") else { return nil }
+                guard let row = try Row.fetchOne(db, sql: "SELECT id, inputs_sha256, provision_status FROM campaigns ORDER BY created_at LIMIT 1")
+                else { throw GeoPackageError.unreadableCampaign(path: path, detail: "its campaigns table is empty") }
+                return Existing(id: row["id"], fingerprint: row["inputs_sha256"], provisionStatus: row["provision_status"])
+            }
+        } catch let e as GeoPackageError {
+            throw e
+        } catch {
+            throw CampaignFile.readFailure(error, path: path)
         }
     }
 
