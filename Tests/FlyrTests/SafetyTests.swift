@@ -3,8 +3,8 @@ import GRDB
 import Testing
 
 /// The command line's side of a campaign file's safety: a file in use or unreadable is left
-/// alone, nothing of a replaced file leaks into the new one, and the rename that puts a new
-/// campaign in place is made durable.
+/// alone, nothing of a replaced file leaks into the new one, the rename that puts a new
+/// campaign in place is made durable, and GDAL reads the result without a complaint.
 @Suite(.serialized) struct SafetyTests {
     let b = CLI.sample("buildings.geojson"), a = CLI.sample("addresses-streetside.geojsonseq")
     let s = CLI.sample("segments.geojson")
@@ -70,6 +70,17 @@ import Testing
         defer { try? after.close() }
         #expect(try after.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
         #expect(try after.read { try $0.tableExists("junk") } == false)
+    }
+
+    /// GDAL 3.6 opens a campaign without a warning, and its GeoPackage checker finds nothing.
+    @Test func gdalOpensACampaignWithoutAWarningAndItsCheckerPasses() throws {
+        let out = try CLI.tempDir().appendingPathComponent("c.gpkg").path
+        #expect(try provision(out).status == 0)
+        let ogr = try CLI.run(["-so", out], executable: URL(fileURLWithPath: "/usr/bin/ogrinfo"))
+        #expect(ogr.status == 0 && ogr.stderr.isEmpty && !ogr.stdout.contains("Warning"), "\(ogr.stderr)")
+        let check = try CLI.run(["/usr/lib/python3/dist-packages/osgeo_utils/samples/validate_gpkg.py", out],
+                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        #expect(check.status == 0 && check.stdout.isEmpty && check.stderr.isEmpty, "\(check.stdout)\(check.stderr)")
     }
 
     @Test func aCorruptCampaignIsReportedAndLeftAsItIs() throws {
