@@ -101,6 +101,10 @@ public enum Provisioner {
     /// is replaced whole. The caller decides whether an existing file may be touched.
     public static func provision(_ input: ProvisionInput, at path: String,
                                  progress: (String) -> Void = { _ in }) throws -> ProvisionSummary {
+        // Rows are numbered in 32-bit slots.
+        for (count, what) in [(input.addresses.count, "addresses"), (input.buildings.count, "buildings"), (input.segments.count, "segments")] {
+            _ = try CheckedCount.int32(count, what)
+        }
         if let same = try unchangedCampaign(at: path, fingerprint: input.fingerprint) { return same }
         if FileManager.default.fileExists(atPath: path), let existing = try existingCampaign(path) {
             // Opening for writing writes too (the WAL, a migration): a full disk here is a
@@ -321,7 +325,7 @@ public enum Provisioner {
         // The address rows (walking order, link, QR slug, one-line form) are made on another
         // thread while the buildings go in.
         let keptFields = kept
-        let addressRows = Background { prepareAddressRows(input, kept: keptFields) }
+        let addressRows = Background { Result { try prepareAddressRows(input, kept: keptFields) } }
 
         // Buildings, sorted by GERS id so fids are stable; their link counts come from
         // `links.buildings`, also sorted by id.
@@ -374,7 +378,7 @@ public enum Provisioner {
         }
 
         // The links first: they do not wait for the orientations.
-        var prepared = addressRows.take()
+        var prepared = try addressRows.take().get()
         let firstAddressFID = try nextFID("campaign_addresses")
         let addressIndex = try startSpatialIndex("campaign_addresses", count: prepared.rows.count, firstFID: firstAddressFID) {
             [prepared] in input.addresses[Int(prepared.rows[$0].index)].bbox
@@ -506,7 +510,7 @@ public enum Provisioner {
 
     struct KeptFields: Sendable { var visited: Bool; var scans: Int; var slug: String? }
 
-    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> AddressRows {
+    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) throws -> AddressRows {
         // Walking order: street, house number (numeric, then as written), unit, id. Each text
         // is replaced by its rank among the distinct values (few: streets, numbers, units), and
         // the id by its rank, so the sort compares numbers only.
@@ -572,7 +576,7 @@ public enum Provisioner {
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
             let addressLevels = input.addresses[i].addressLevelsJSON.map { levels.value($0, AddressFormat.levelValues) } ?? []
             AddressFormat.oneLine(input.addresses[i], levels: addressLevels, into: &out.formattedBytes)
-            out.formattedEnds.append(Int32(out.formattedBytes.count))
+            out.formattedEnds.append(try CheckedCount.int32(out.formattedBytes.count, "bytes of one-line addresses"))
         }
         return out
     }
