@@ -38,6 +38,9 @@ public struct ProvisionInput: Sendable {
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
     public var settings: String
+    /// A fault to inject: the write fails once this many address rows are in (to prove that a
+    /// failure rolls back). Nil outside tests; each provision has its own.
+    var failAfterAddressRows: Int? = nil
 
     public init(name: String, type: String, buildings: [Building], addresses: [Address], segments: [Segment],
                 links: LinkResult, orientations: [AddressOrientation] = [], sources: [SourceFile],
@@ -208,9 +211,6 @@ public enum Provisioner {
             throw CampaignFile.readFailure(error, path: path)
         }
     }
-
-    /// Test hook: throw after this many address rows, to prove a failure rolls back.
-    nonisolated(unsafe) static var failAfterAddressRows: Int? = nil
 
     static func write(_ db: Database, _ input: ProvisionInput, campaignID: String,
                       progress: (String) -> Void, tableWritten: () -> Void = {}) throws -> ProvisionSummary {
@@ -472,7 +472,7 @@ public enum Provisioner {
         try addressRowValues.drain { chunk in
             try insertAddress.write(chunk[0])
             rows += chunk[0].rows
-            if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
+            if let n = input.failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         prepared = AddressRows()
         try finishSpatialIndex("buildings", extent: buildingExtent)

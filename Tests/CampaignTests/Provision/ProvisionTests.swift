@@ -199,10 +199,9 @@ import Geo
         let path = dir.appendingPathComponent("c.gpkg").path
         _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
         let ogrBefore = try Fixtures.ogrinfo(path)
-        Provisioner.failAfterAddressRows = 100
-        defer { Provisioner.failAfterAddressRows = nil }
-        #expect(throws: ProvisionFault.self) { try Provisioner.provision(try Fixtures.sampleInput(dropBuildings: 50), at: path) }
-        Provisioner.failAfterAddressRows = nil
+        var failing = try Fixtures.sampleInput(dropBuildings: 50)
+        failing.failAfterAddressRows = 100
+        #expect(throws: ProvisionFault.self) { try Provisioner.provision(failing, at: path) }
         let after = try Fixtures.ogrinfo(path)
         #expect(after["buildings"] == ogrBefore["buildings"] && after["campaign_addresses"] == ogrBefore["campaign_addresses"])
         let db = try DatabaseQueue(path: path)
@@ -215,10 +214,37 @@ import Geo
     @Test func failureOnANewFileLeavesNoFile() throws {
         let dir = try Fixtures.tempDir()
         let path = dir.appendingPathComponent("new.gpkg").path
-        Provisioner.failAfterAddressRows = 10
-        defer { Provisioner.failAfterAddressRows = nil }
-        #expect(throws: ProvisionFault.self) { try Provisioner.provision(try Fixtures.sampleInput(), at: path) }
+        var failing = try Fixtures.sampleInput()
+        failing.failAfterAddressRows = 10
+        #expect(throws: ProvisionFault.self) { try Provisioner.provision(failing, at: path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// A fault injected into one provision fails that one only: provisions running at the same
+    /// time (other suites, other threads) are not touched by it.
+    @Test func anInjectedFaultFailsOnlyItsOwnProvision() throws {
+        let dir = try Fixtures.tempDir()
+        var faulty = try Fixtures.sampleInput()
+        faulty.failAfterAddressRows = 1
+        let failing = faulty
+        let healthy = try Fixtures.sampleInput()
+        final class Outcomes: @unchecked Sendable {
+            let lock = NSLock()
+            var results: [Int: Result<ProvisionSummary, Error>] = [:]
+        }
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 8) { k in
+            let path = dir.appendingPathComponent("c\(k).gpkg").path
+            let r = Result { try Provisioner.provision(k % 2 == 0 ? failing : healthy, at: path) }
+            outcomes.lock.withLock { outcomes.results[k] = r }
+        }
+        for k in 0..<8 {
+            if k % 2 == 0 {
+                #expect(throws: ProvisionFault.self) { try outcomes.results[k]!.get() }
+            } else {
+                #expect(try outcomes.results[k]!.get().addressesSaved == healthy.addresses.count)
+            }
+        }
     }
 }
 
