@@ -32,11 +32,25 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 69; }
+# TLS with a certificate of its own for localhost and 127.0.0.1 (the tests trust it through
+# FLYR_TEST_POSTGRES_CA), and one role that must give its password (the others are trusted).
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+  -keyout "$dir/server.key" -out "$dir/server.crt" >/dev/null 2>&1 || { echo "with-postgres: openssl failed" >&2; exit 69; }
+chmod 600 "$dir/server.key"
+[ ${#as_owner[@]} -eq 0 ] || chown postgres:postgres "$dir/server.key" "$dir/server.crt"
+cat >"$dir/data/pg_hba.conf" <<'HBA'
+local all all trust
+host all flyr_password 127.0.0.1/32 scram-sha-256
+host all all 127.0.0.1/32 trust
+HBA
 "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c ssl=on -c ssl_cert_file=$dir/server.crt -c ssl_key_file=$dir/server.key" >/dev/null \
   || { cat "$dir/server.log" >&2; exit 69; }
-psql -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -c "CREATE DATABASE flyr_test" >/dev/null
+psql -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -c "CREATE DATABASE flyr_test" \
+  -c "CREATE ROLE flyr_password LOGIN PASSWORD 'flyr-test-password'" -c "CREATE DATABASE flyr_password OWNER flyr_password" >/dev/null
 
 export FLYR_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/flyr_test"
+export FLYR_TEST_POSTGRES_CA="$dir/server.crt"
 echo "with-postgres: PostgreSQL 15 on 127.0.0.1:$port ($dir), FLYR_TEST_POSTGRES_URL=$FLYR_TEST_POSTGRES_URL" >&2
 "$@"

@@ -22,6 +22,8 @@ enum Exit {
     /// Writing a campaign failed part way (disk full, file size limit, device error); the
     /// previous campaign, or no file, is left.
     static let ioError: Int32 = 74
+    /// The campaign file is in use by another program (a lock on it): close it there, run again.
+    static let inUse: Int32 = 75
     /// The database cannot be reached, refused the login, has no such database, or dropped the connection.
     static let unavailable: Int32 = 69
     /// The database's flyr schema is behind (for a read), ahead of, or different from this flyr's.
@@ -50,7 +52,8 @@ func reportAndExit(_ error: Error) -> Never {
     case let e as ExitCode: exit(e.rawValue)
     case let e as GeoPackageError:
         switch e {
-        case .notAGeoPackage, .notACampaign, .olderSchema: (message, code) = (e.description, Exit.noInput)
+        case .notAGeoPackage, .notACampaign, .olderSchema, .unreadableCampaign: (message, code) = (e.description, Exit.noInput)
+        case .inUse: (message, code) = (e.description, Exit.inUse)
         case .writeFailed: (message, code) = (e.description, Exit.ioError)
         default: (message, code) = (e.description, Exit.dataError)
         }

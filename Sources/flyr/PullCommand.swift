@@ -24,7 +24,10 @@ struct PullCommand: ParsableCommand {
             try checkOutput(output, force: force)
             let start = ContinuousClock.now
             let snapshot = try withPostGIS(url) { store in try await store.snapshot(campaign: id) }
-            do { try Provisioner.write(snapshot, at: output) } catch {
+            do { try Provisioner.write(snapshot, at: output) } catch let e as GeoPackageError {
+                // In use, unreadable, or a full disk: each has its own exit code.
+                throw e
+            } catch {
                 throw CLIError(message: "cannot write \(output): \(error)", code: Exit.cantCreate)
             }
             Log.info("flyr pull: campaign \(id) to \(output): \(snapshot.buildings.count) buildings, \(snapshot.addresses.count) addresses, "

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import Campaign
 import Geo
 
@@ -42,6 +43,13 @@ enum Fixtures {
         p.waitUntilExit()
         try fh.close()
         return (p.terminationStatus, try String(contentsOf: out, encoding: .utf8))
+    }
+
+    /// Copies the rows of `table` from the attached database `schema` into main, column by
+    /// column of main's table (an older schema may have fewer columns).
+    static func copyRows(_ db: Database, table: String, from schema: String) throws {
+        let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { $0["name"] as String }.joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM \(schema).\(table)")
     }
 
     struct OGRLayer: Equatable { var count: Int; var extent: [Double]? }

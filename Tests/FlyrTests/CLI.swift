@@ -60,6 +60,11 @@ extension CLI {
         let dir: URL
         init(process: Process, dir: URL) { self.process = process; self.dir = dir }
 
+        /// What the process has written to stderr so far.
+        var stderrSoFar: String {
+            String(decoding: (try? Data(contentsOf: dir.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+        }
+
         /// Sends SIGKILL; false when the process had already exited.
         func kill() -> Bool {
             guard process.isRunning else { return false }

@@ -81,43 +81,148 @@ import Testing
         #expect(successes == distinctHuman.count)
     }
 
-    @Test func sigkillDuringProvisionLeavesTheOldOrTheNewCampaign() throws {
+    /// A SIGKILL at any moment of a provision's write leaves exactly the old campaign or exactly
+    /// the new one, row for row (every table, every R-tree through its table's ids), sound
+    /// (`integrity_check`, `rtreecheck`); each counted kill is shown to land inside the write
+    /// (its progress line printed, its summary not, the process ended by the signal).
+    @Test func sigkillDuringAnInPlaceProvisionLeavesTheOldOrTheNewCampaign() throws {
         let dir = try CLI.tempDir()
         let out = dir.appendingPathComponent("c.gpkg").path
-        #expect(try provision(out, ["--radius", "50"]).status == 0)
-        func state() throws -> (String, Int, Int, String, Int) {
-            let db = try DatabaseQueue(path: out)
-            defer { try? db.close() }
-            let ok = try db.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } ?? ""
-            let addresses = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaign_addresses") } ?? -1
-            let buildings = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM rtree_buildings_geom") } ?? -1
-            let status = try db.read { try String.fetchOne($0, sql: "SELECT provision_status FROM campaigns") } ?? ""
-            let links = try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM building_address_links") } ?? -1
-            return (ok, addresses, buildings, status, links)
+        let radius = ["50", "60"]
+        #expect(try provision(out, ["--radius", radius[0]]).status == 0)
+        var states: [[String: String]] = []
+        var writeSeconds = 0.0
+        for r in radius.reversed() + radius.reversed() {
+            let (run, seconds) = try timedWrite(["-o", out, "--force", "--radius", r])
+            #expect(run.status == 0, "\(run.stderr)")
+            writeSeconds = max(writeSeconds, seconds)
+            states.append(try CampaignContent.tables(out))
         }
-        let before = try state()
-        // How long one full provision takes here, so the ten kills spread over a whole run.
-        let clock = ContinuousClock(), t0 = clock.now
-        #expect(try provision(out, ["--force", "--radius", "55"]).status == 0)
-        let full = clock.now - t0
-        let fullMicros = Double(full.components.seconds) * 1e6 + Double(full.components.attoseconds) * 1e-12
-        // Kill at spread-out moments of a run until ten runs died midway (runs that finish
-        // first are checked too); alternate the settings so every run has real work to do.
+        // The same settings give the same content run after run; the two settings differ.
+        #expect(states[0] == states[2] && states[1] == states[3] && states[0] != states[1])
+        let known = [states[0], states[1]]
         var killed = 0, attempt = 0
-        while killed < 10 && attempt < 60 {
-            let fraction = Double((attempt * 7) % 19 + 1) / 20   // 0.05 … 0.95, shuffled
-            let p = try CLI.start(["provision", "--name", "Sample", "--buildings", b, "--addresses", a, "--segments", s,
-                                   "-o", out, "--force", "--radius", attempt % 2 == 0 ? "60" : "50"])
-            usleep(useconds_t(fullMicros * fraction))
-            if p.kill() { killed += 1 }
-            _ = try p.wait()
-            let now = try state()
-            #expect(now.0 == "ok")
-            #expect(now.1 == before.1 && now.2 == before.2 && now.4 == before.4, "attempt \(attempt): \(now)")
-            #expect(now.3 == "ready")
+        while killed < 10 && attempt < 40 {
+            let fraction = Double((attempt * 7) % 19 + 1) / 20
+            let r = radius[attempt % 2]
+            let landed = try killInsideWrite(["-o", out, "--force", "--radius", r], after: writeSeconds * fraction)
+            if landed { killed += 1 }
+            let now = try CampaignContent.tables(out)
+            #expect(known.contains(now), "attempt \(attempt): the campaign is neither the old nor the new one")
+            let problems = try CampaignContent.problems(out)
+            #expect(problems.isEmpty, "attempt \(attempt): \(problems)")
             attempt += 1
         }
         #expect(killed == 10)
+    }
+
+    /// The same for a new file: a kill inside the write leaves no campaign at all (the
+    /// temporary file it was building is there, and the next provision sweeps it), and a run
+    /// let finish leaves a sound one.
+    @Test func sigkillDuringANewProvisionLeavesNoFileAndTheNextRunSweepsItsTemporary() throws {
+        let dir = try CLI.tempDir()
+        let out = dir.appendingPathComponent("c.gpkg").path
+        let (first, writeSeconds) = try timedWrite(["-o", out])
+        #expect(first.status == 0)
+        try FileManager.default.removeItem(atPath: out)
+        var killed = 0, attempt = 0
+        while killed < 5 && attempt < 20 {
+            let fraction = Double((attempt * 7) % 19 + 1) / 20
+            if try killInsideWrite(["-o", out], after: writeSeconds * fraction) {
+                killed += 1
+                #expect(!FileManager.default.fileExists(atPath: out))
+                let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+                #expect(left.contains { $0.hasPrefix("c.gpkg.flyr-tmp-") }, "\(left)")
+            } else {
+                try? FileManager.default.removeItem(atPath: out)
+            }
+            attempt += 1
+        }
+        #expect(killed == 5)
+        #expect(try provision(out).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["c.gpkg"])
+        let problems = try CampaignContent.problems(out)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    var provisionArgs: [String] { ["provision", "--name", "Sample", "--buildings", b, "--addresses", a, "--segments", s] }
+
+    /// A provision run to its end, and the seconds from its first "writing" line to its exit.
+    func timedWrite(_ extra: [String]) throws -> (CLI.Run, Double) {
+        let p = try CLI.start(provisionArgs + extra)
+        let clock = ContinuousClock()
+        while p.process.isRunning && !p.stderrSoFar.contains("flyr provision: writing") { usleep(1000) }
+        let t0 = clock.now
+        let run = try p.wait()
+        let d = clock.now - t0
+        return (run, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+    }
+
+    /// Starts a provision, waits for its write to begin, sends SIGKILL `seconds` later; true
+    /// when the kill landed inside the write (false when the run had finished first).
+    func killInsideWrite(_ extra: [String], after seconds: Double) throws -> Bool {
+        let p = try CLI.start(provisionArgs + extra)
+        while p.process.isRunning && !p.stderrSoFar.contains("flyr provision: writing") { usleep(1000) }
+        usleep(useconds_t(seconds * 1e6))
+        let sent = p.kill()
+        let run = try p.wait()
+        guard sent, p.process.terminationReason == .uncaughtSignal, run.status == SIGKILL else { return false }
+        #expect(run.stderr.contains("flyr provision: writing") && !run.stderr.contains("links_created"), "\(run.stderr)")
+        return true
+    }
+}
+
+/// A campaign file's content, compared between runs: each table's rows as text, sorted, without
+/// what differs between two runs of the same provision (fids, timestamps, the AUTOINCREMENT
+/// counters); each R-tree as its table's gers_id and the box, so an entry pointing at no row
+/// or at the wrong one shows.
+enum CampaignContent {
+    static let varying: Set<String> = ["fid", "provisioned_at", "last_change", "update_time"]
+
+    static func tables(_ path: String) throws -> [String: String] {
+        let db = try DatabaseQueue(path: path)
+        defer { try? db.close() }
+        return try db.read { db in
+            var out: [String: String] = [:]
+            let names = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                  AND name NOT GLOB 'rtree_*_node' AND name NOT GLOB 'rtree_*_parent' AND name NOT GLOB 'rtree_*_rowid'
+                ORDER BY name
+                """)
+            for t in names {
+                let sql: String
+                if t.hasPrefix("rtree_"), t.hasSuffix("_geom") {
+                    let table = String(t.dropFirst(6).dropLast(5))
+                    sql = "SELECT quote(f.gers_id), r.minx, r.maxx, r.miny, r.maxy FROM \(t) r LEFT JOIN \(table) f ON f.fid = r.id"
+                } else {
+                    let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(t))").map { $0["name"] as String }
+                        .filter { !varying.contains($0) }
+                    sql = "SELECT " + columns.map { "quote(\($0))" }.joined(separator: ", ") + " FROM \(t)"
+                }
+                let rows = try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { "\($0)" }.joined(separator: "|") }
+                out[t] = rows.sorted().joined(separator: "\n")
+            }
+            return out
+        }
+    }
+
+    /// What `integrity_check` and `rtreecheck` find wrong (empty when the file is sound), and a
+    /// campaign not marked ready.
+    static func problems(_ path: String) throws -> [String] {
+        let db = try DatabaseQueue(path: path)
+        defer { try? db.close() }
+        return try db.read { db in
+            var found: [String] = []
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] { found += integrity }
+            for t in ["buildings", "campaign_addresses", "segments"] {
+                let check = try String.fetchOne(db, sql: "SELECT rtreecheck('rtree_\(t)_geom')") ?? ""
+                if check != "ok" { found.append("rtree_\(t)_geom: \(check)") }
+            }
+            let status = try String.fetchAll(db, sql: "SELECT provision_status FROM campaigns")
+            if status != ["ready"] { found.append("provision_status \(status)") }
+            return found
+        }
     }
 }
 

@@ -2,13 +2,15 @@ import Foundation
 import GRDB
 import Geo
 
-/// GeoPackage 1.4 plumbing over GRDB: the core tables, feature and attribute table
+/// GeoPackage 1.2 plumbing over GRDB: the core tables, feature and attribute table
 /// registration, and the R-tree spatial index extension with the SQL functions its triggers call.
 public enum GeoPackage {
     /// `PRAGMA application_id` of a GeoPackage ("GPKG").
     public static let applicationID: Int32 = 0x4750_4B47
-    /// `PRAGMA user_version` of GeoPackage 1.4.0.
-    public static let userVersion = 10400
+    /// `PRAGMA user_version` of GeoPackage 1.2.0, the oldest version with everything a
+    /// campaign uses (the "GPKG" application id, attribute tables, the R-tree extension); GDAL
+    /// writes it too, and GDAL 3.6 warns on every open of a 1.4 file.
+    public static let userVersion = 10200
 
     /// Opens (creating if needed) a GeoPackage file for writing: WAL, a busy timeout so
     /// concurrent writers wait instead of failing, and the ST_* functions registered.
@@ -167,13 +169,15 @@ public enum GeoPackage {
             """)
     }
 
-    static let triggerSuffixes = ["insert", "update2", "update4", "update5", "update6", "update7", "delete"]
+    /// The R-tree triggers' names: those of GeoPackage 1.2 (F.3), and `update5`-`update7`,
+    /// which 1.4 has instead of `update1` and `update3` (dropped too, for older campaigns).
+    static let triggerSuffixes = ["insert", "update1", "update2", "update3", "update4", "update5", "update6", "update7", "delete"]
 
     static func dropSpatialIndexTriggers(_ db: Database, table t: String, geometryColumn c: String = "geom") throws {
         for s in triggerSuffixes { try db.execute(sql: "DROP TRIGGER IF EXISTS rtree_\(t)_\(c)_\(s)") }
     }
 
-    /// The seven triggers of GeoPackage 1.4 (F.3) that keep the R-tree in step with the table.
+    /// The six triggers of GeoPackage 1.2 (F.3) that keep the R-tree in step with the table.
     static func createSpatialIndexTriggers(_ db: Database, table t: String, geometryColumn c: String = "geom", idColumn i: String = "fid") throws {
         let r = "rtree_\(t)_\(c)"
         let box = "ST_MinX(NEW.\(c)), ST_MaxX(NEW.\(c)), ST_MinY(NEW.\(c)), ST_MaxY(NEW.\(c))"
@@ -181,19 +185,13 @@ public enum GeoPackage {
             CREATE TRIGGER \(r)_insert AFTER INSERT ON \(t)
             WHEN (new.\(c) NOT NULL AND NOT ST_IsEmpty(NEW.\(c)))
             BEGIN INSERT OR REPLACE INTO \(r) VALUES (NEW.\(i), \(box)); END;
-            CREATE TRIGGER \(r)_update6 AFTER UPDATE OF \(c) ON \(t)
+            CREATE TRIGGER \(r)_update1 AFTER UPDATE OF \(c) ON \(t)
             WHEN OLD.\(i) = NEW.\(i) AND (NEW.\(c) NOTNULL AND NOT ST_IsEmpty(NEW.\(c)))
-              AND (OLD.\(c) NOTNULL AND NOT ST_IsEmpty(OLD.\(c)))
-            BEGIN UPDATE \(r) SET minx = ST_MinX(NEW.\(c)), maxx = ST_MaxX(NEW.\(c)),
-              miny = ST_MinY(NEW.\(c)), maxy = ST_MaxY(NEW.\(c)) WHERE id = NEW.\(i); END;
-            CREATE TRIGGER \(r)_update7 AFTER UPDATE OF \(c) ON \(t)
-            WHEN OLD.\(i) = NEW.\(i) AND (NEW.\(c) NOTNULL AND NOT ST_IsEmpty(NEW.\(c)))
-              AND (OLD.\(c) ISNULL OR ST_IsEmpty(OLD.\(c)))
-            BEGIN INSERT INTO \(r) VALUES (NEW.\(i), \(box)); END;
+            BEGIN INSERT OR REPLACE INTO \(r) VALUES (NEW.\(i), \(box)); END;
             CREATE TRIGGER \(r)_update2 AFTER UPDATE OF \(c) ON \(t)
             WHEN OLD.\(i) = NEW.\(i) AND (NEW.\(c) ISNULL OR ST_IsEmpty(NEW.\(c)))
             BEGIN DELETE FROM \(r) WHERE id = OLD.\(i); END;
-            CREATE TRIGGER \(r)_update5 AFTER UPDATE ON \(t)
+            CREATE TRIGGER \(r)_update3 AFTER UPDATE ON \(t)
             WHEN OLD.\(i) != NEW.\(i) AND (NEW.\(c) NOTNULL AND NOT ST_IsEmpty(NEW.\(c)))
             BEGIN DELETE FROM \(r) WHERE id = OLD.\(i); INSERT OR REPLACE INTO \(r) VALUES (NEW.\(i), \(box)); END;
             CREATE TRIGGER \(r)_update4 AFTER UPDATE ON \(t)

@@ -150,6 +150,11 @@ public enum GeoPackageError: Error, CustomStringConvertible, Sendable {
     case olderSchema(String)
     /// The disk is full, a file size limit was hit, or the device failed while writing `path`.
     case writeFailed(path: String, detail: String)
+    /// Another connection holds a lock on the campaign file, so it cannot be replaced or read now.
+    case inUse(String)
+    /// The file is an SQLite database that cannot be read (corrupt, locked out, an I/O error):
+    /// it may be a campaign, so it is never replaced.
+    case unreadableCampaign(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -160,6 +165,10 @@ public enum GeoPackageError: Error, CustomStringConvertible, Sendable {
         case .badStatus(let s): return "bad status '\(s)': use hot, visited or not_visited"
         case .olderSchema(let s): return s
         case .writeFailed(let path, let detail): return "cannot write \(path): \(detail)"
+        case .inUse(let path):
+            return "\(path) is in use by another program (QGIS, another flyr command…); close it there and run again"
+        case .unreadableCampaign(let path, let detail):
+            return "cannot read \(path) (\(detail)); it may hold a campaign, so it is left as it is"
         }
     }
 }

@@ -30,59 +30,6 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Where to connect: a `postgres://` or `postgresql://` URL
-/// (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`).
-/// The user defaults to `postgres`, the port to 5432, the database to the user; TLS is off
-/// unless `sslmode` asks for it.
-public struct PostGISURL: Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var user: String
-    public var password: String?
-    public var database: String
-    public var sslMode: String
-
-    public init(parsing text: String) throws(PostGISError) {
-        let example = "e.g. --postgres postgres://flyr@127.0.0.1:5432/flyr"
-        guard let c = URLComponents(string: text), let scheme = c.scheme?.lowercased(),
-              scheme == "postgres" || scheme == "postgresql" else {
-            throw .badURL("bad --postgres URL '\(PostGISURL.redacted(text))': give postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, \(example)")
-        }
-        guard let host = c.host, !host.isEmpty else {
-            throw .badURL("bad --postgres URL '\(PostGISURL.redacted(text))': it names no host, \(example)")
-        }
-        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        port = c.port ?? 5432
-        user = c.user?.removingPercentEncoding ?? "postgres"
-        password = c.password?.removingPercentEncoding
-        let path = c.path.hasPrefix("/") ? String(c.path.dropFirst()) : c.path
-        database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
-        sslMode = c.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
-        guard ["disable", "prefer", "require"].contains(sslMode) else {
-            throw .badURL("bad sslmode '\(sslMode)': use sslmode=disable, prefer or require")
-        }
-    }
-
-    /// The URL without its password, for messages.
-    public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
-
-    static func redacted(_ text: String) -> String {
-        guard var c = URLComponents(string: text), c.password != nil else { return text }
-        c.password = "***"
-        return c.string ?? text
-    }
-
-    func configuration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch sslMode {
-        case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        default: tls = .disable
-        }
-        return .init(host: host, port: port, username: user, password: password, database: database, tls: tls)
-    }
-}
-
 /// One connection to the product database. Close it with `close()`; statements bind every
 /// value as a parameter.
 public final class PostGISConnection: Sendable {

@@ -38,6 +38,9 @@ public struct ProvisionInput: Sendable {
     public var bbox: BBox?
     /// Options that change the result (buffer, radius…), part of the inputs' fingerprint.
     public var settings: String
+    /// A fault to inject: the write fails once this many address rows are in (to prove that a
+    /// failure rolls back). Nil outside tests; each provision has its own.
+    var failAfterAddressRows: Int? = nil
 
     public init(name: String, type: String, buildings: [Building], addresses: [Address], segments: [Segment],
                 links: LinkResult, orientations: [AddressOrientation] = [], sources: [SourceFile],
@@ -101,6 +104,10 @@ public enum Provisioner {
     /// is replaced whole. The caller decides whether an existing file may be touched.
     public static func provision(_ input: ProvisionInput, at path: String,
                                  progress: (String) -> Void = { _ in }) throws -> ProvisionSummary {
+        // Rows are numbered in 32-bit slots.
+        for (count, what) in [(input.addresses.count, "addresses"), (input.buildings.count, "buildings"), (input.segments.count, "segments")] {
+            _ = try CheckedCount.int32(count, what)
+        }
         if let same = try unchangedCampaign(at: path, fingerprint: input.fingerprint) { return same }
         if FileManager.default.fileExists(atPath: path), let existing = try existingCampaign(path) {
             // Opening for writing writes too (the WAL, a migration): a full disk here is a
@@ -139,7 +146,8 @@ public enum Provisioner {
     /// `fill` may call its second argument when a large table is in, to have the kernel start
     /// writing the file out while it goes on (the commit's fsync then has less to wait for).
     static func buildNewFile(at path: String, _ fill: (Database, _ tableWritten: () -> Void) throws -> Void) throws {
-        let temp = path + ".flyr-tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        CampaignFile.sweepAbandoned(beside: path)
+        let temp = CampaignFile.temporaryPath(for: path)
         try? FileManager.default.removeItem(atPath: temp)
         do {
             let db = try GeoPackage.open(temp, bulkBuild: true)
@@ -150,11 +158,7 @@ public enum Provisioner {
             try db.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try db.close()
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
-            // rename(2) replaces an existing file atomically (FileManager.replaceItemAt fails
-            // on Linux when the target is not a campaign).
-            guard rename(temp, path) == 0 else {
-                throw GeoPackageError.writeFailed(path: path, detail: String(cString: strerror(errno)))
-            }
+            try CampaignFile.replace(path, with: temp)
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temp + suffix) }
             throw writeFailure(error, path: path)
@@ -185,21 +189,28 @@ public enum Provisioner {
         return try db.read { db in try summary(db, campaignID: existing.id, unchanged: true) }
     }
 
-    /// The campaign record of a flyr GeoPackage, or nil when the file is not one.
+    /// The campaign record of a flyr GeoPackage, or nil when the file is certainly not one
+    /// (not an SQLite database, or one without a GeoPackage campaigns table). Throws when the
+    /// file cannot be read (`GeoPackageError.unreadableCampaign`, or `.inUse` while another
+    /// connection locks it): such a file may hold a campaign.
     static func existingCampaign(_ path: String) throws -> Existing? {
-        guard let db = try? GeoPackage.open(path, readOnly: true) else { return nil }
-        defer { try? db.close() }
-        return try? db.read { db -> Existing? in
-            let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            guard app == GeoPackage.applicationID, try db.tableExists("campaigns"),
-                  let row = try Row.fetchOne(db, sql: "SELECT id, inputs_sha256, provision_status FROM campaigns ORDER BY created_at LIMIT 1")
-            else { return nil }
-            return Existing(id: row["id"], fingerprint: row["inputs_sha256"], provisionStatus: row["provision_status"])
+        guard try CampaignFile.kind(path) == .sqlite else { return nil }
+        do {
+            let db = try GeoPackage.open(path, readOnly: true)
+            defer { try? db.close() }
+            return try db.read { db -> Existing? in
+                let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                guard app == GeoPackage.applicationID, try db.tableExists("campaigns") else { return nil }
+                guard let row = try Row.fetchOne(db, sql: "SELECT id, inputs_sha256, provision_status FROM campaigns ORDER BY created_at LIMIT 1")
+                else { throw GeoPackageError.unreadableCampaign(path: path, detail: "its campaigns table is empty") }
+                return Existing(id: row["id"], fingerprint: row["inputs_sha256"], provisionStatus: row["provision_status"])
+            }
+        } catch let e as GeoPackageError {
+            throw e
+        } catch {
+            throw CampaignFile.readFailure(error, path: path)
         }
     }
-
-    /// Test hook: throw after this many address rows, to prove a failure rolls back.
-    nonisolated(unsafe) static var failAfterAddressRows: Int? = nil
 
     static func write(_ db: Database, _ input: ProvisionInput, campaignID: String,
                       progress: (String) -> Void, tableWritten: () -> Void = {}) throws -> ProvisionSummary {
@@ -314,7 +325,7 @@ public enum Provisioner {
         // The address rows (walking order, link, QR slug, one-line form) are made on another
         // thread while the buildings go in.
         let keptFields = kept
-        let addressRows = Background { prepareAddressRows(input, kept: keptFields) }
+        let addressRows = Background { Result { try prepareAddressRows(input, kept: keptFields) } }
 
         // Buildings, sorted by GERS id so fids are stable; their link counts come from
         // `links.buildings`, also sorted by id.
@@ -367,7 +378,7 @@ public enum Provisioner {
         }
 
         // The links first: they do not wait for the orientations.
-        var prepared = addressRows.take()
+        var prepared = try addressRows.take().get()
         let firstAddressFID = try nextFID("campaign_addresses")
         let addressIndex = try startSpatialIndex("campaign_addresses", count: prepared.rows.count, firstFID: firstAddressFID) {
             [prepared] in input.addresses[Int(prepared.rows[$0].index)].bbox
@@ -461,7 +472,7 @@ public enum Provisioner {
         try addressRowValues.drain { chunk in
             try insertAddress.write(chunk[0])
             rows += chunk[0].rows
-            if let n = failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
+            if let n = input.failAfterAddressRows, rows >= n { throw ProvisionFault.injected(rows) }
         }
         prepared = AddressRows()
         try finishSpatialIndex("buildings", extent: buildingExtent)
@@ -499,7 +510,7 @@ public enum Provisioner {
 
     struct KeptFields: Sendable { var visited: Bool; var scans: Int; var slug: String? }
 
-    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) -> AddressRows {
+    static func prepareAddressRows(_ input: ProvisionInput, kept: [String: KeptFields]) throws -> AddressRows {
         // Walking order: street, house number (numeric, then as written), unit, id. Each text
         // is replaced by its rank among the distinct values (few: streets, numbers, units), and
         // the id by its rank, so the sort compares numbers only.
@@ -565,7 +576,7 @@ public enum Provisioner {
             out.rows.append(AddressRow(index: Int32(i), link: Int32(l), seq: seq[i], slug: slug!))
             let addressLevels = input.addresses[i].addressLevelsJSON.map { levels.value($0, AddressFormat.levelValues) } ?? []
             AddressFormat.oneLine(input.addresses[i], levels: addressLevels, into: &out.formattedBytes)
-            out.formattedEnds.append(Int32(out.formattedBytes.count))
+            out.formattedEnds.append(try CheckedCount.int32(out.formattedBytes.count, "bytes of one-line addresses"))
         }
         return out
     }

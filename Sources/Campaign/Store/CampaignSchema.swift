@@ -139,6 +139,70 @@ enum CampaignSchema {
                 """)
             try GeoPackage.createSpatialIndexTriggers(db, table: "campaign_addresses")
         }
+        m.registerMigration("005 geopackage 1.2", migrate: geoPackage12)
         return m
+    }
+
+    /// GeoPackage 1.2 instead of 1.4 (GDAL 3.6 warns on every open of a 1.4 file, and nothing
+    /// here needs 1.4): the version, the R-tree triggers of 1.2, and an INTEGER PRIMARY KEY in
+    /// every attribute table (requirement 119; the former keys become UNIQUE constraints, so
+    /// their conflicts, upserts and look-ups stay as they were). Each table is rebuilt with the
+    /// same columns and rows.
+    static func geoPackage12(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA user_version = \(GeoPackage.userVersion)")
+        for t in ["buildings", "campaign_addresses", "segments"] {
+            try GeoPackage.dropSpatialIndexTriggers(db, table: t)
+            try GeoPackage.createSpatialIndexTriggers(db, table: t)
+        }
+        let tables: [(name: String, columns: String, sql: String)] = [
+            ("campaigns", "id, name, type, status, provision_status, provision_error, bbox_west, bbox_south, bbox_east, bbox_north, source_files, inputs_sha256, overture_release, created_at, provisioned_at", """
+                id TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                type TEXT NOT NULL DEFAULT 'flyer',
+                status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft','active','completed','paused')),
+                provision_status TEXT NOT NULL DEFAULT 'pending' CHECK (provision_status IN ('pending','ready','failed')),
+                provision_error TEXT,
+                bbox_west DOUBLE, bbox_south DOUBLE, bbox_east DOUBLE, bbox_north DOUBLE,
+                source_files TEXT NOT NULL DEFAULT '[]',
+                inputs_sha256 TEXT,
+                overture_release TEXT,
+                created_at TEXT NOT NULL,
+                provisioned_at TEXT
+                """),
+            ("building_address_links", "campaign_id, address_id, building_id, method, confidence, distance_m, street_match", """
+                campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                address_id TEXT NOT NULL,
+                building_id TEXT NOT NULL,
+                method TEXT NOT NULL CHECK (method IN ('COVERS','BUFFER','NEAREST')),
+                confidence DOUBLE NOT NULL, distance_m DOUBLE NOT NULL, street_match BOOLEAN NOT NULL,
+                UNIQUE (campaign_id, address_id)
+                """),
+            ("building_stats", "gers_id, status, scans_total, scans_today, scans_day, last_scan_at", """
+                gers_id TEXT NOT NULL UNIQUE,
+                status TEXT NOT NULL DEFAULT 'not_visited' CHECK (status IN ('not_visited','visited','hot')),
+                scans_total INTEGER NOT NULL DEFAULT 0,
+                scans_today INTEGER NOT NULL DEFAULT 0,
+                scans_day TEXT,
+                last_scan_at TEXT
+                """),
+            ("scan_events", "event_id, gers_id, address_id, qr_slug, scanned_at, user_agent, ingested_at", """
+                event_id TEXT NOT NULL UNIQUE,
+                gers_id TEXT NOT NULL,
+                address_id TEXT,
+                qr_slug TEXT,
+                scanned_at TEXT NOT NULL,
+                user_agent TEXT,
+                ingested_at TEXT NOT NULL
+                """),
+        ]
+        for t in tables {
+            try db.execute(sql: """
+                CREATE TABLE \(t.name)_005 (fid INTEGER PRIMARY KEY AUTOINCREMENT, \(t.sql));
+                INSERT INTO \(t.name)_005 (\(t.columns)) SELECT \(t.columns) FROM \(t.name);
+                DROP TABLE \(t.name);
+                ALTER TABLE \(t.name)_005 RENAME TO \(t.name);
+                """)
+        }
+        try db.execute(sql: "CREATE INDEX building_address_links_building ON building_address_links(building_id)")
     }
 }

@@ -30,10 +30,17 @@ final class ChunkedInput {
 
     static let defaultChunkSize = 4 << 20
 
-    init(path: String, chunkSize: Int = ChunkedInput.defaultChunkSize) throws(InputError) {
+    /// The most bytes one value (a feature) may hold in the buffer, from `mark`: 256 MiB. A
+    /// larger one is refused (`InputError.Kind.tooLarge`) instead of read into memory whole.
+    static let maxValueBytes = 256 << 20
+    private let maxValueBytes: Int
+
+    init(path: String, chunkSize: Int = ChunkedInput.defaultChunkSize,
+         maxValueBytes: Int = ChunkedInput.maxValueBytes) throws(InputError) {
         precondition(chunkSize > 0)
         file = path
         self.chunkSize = chunkSize
+        self.maxValueBytes = maxValueBytes
         if path == "-" {
             fd = 0
             ownsFD = false
@@ -51,11 +58,14 @@ final class ChunkedInput {
             ownsFD = true
         }
         capacity = chunkSize
-        buffer = .allocate(capacity: chunkSize)
+        // malloc'd, so that growing is a realloc: a large block is then remapped, not copied
+        // (a copy would hold the old and the new buffer at once).
+        guard let memory = malloc(chunkSize) else { fatalError("out of memory") }
+        buffer = memory.assumingMemoryBound(to: UInt8.self)
     }
 
     deinit {
-        buffer.deallocate()
+        free(buffer)
         if ownsFD { close(fd) }
     }
 
@@ -86,12 +96,17 @@ final class ChunkedInput {
             pos -= keep
             if mark != nil { mark = 0 }
         }
+        if let mark, end - mark >= maxValueBytes {
+            let limit = maxValueBytes >= 1 << 20 ? "\(maxValueBytes >> 20) MiB" : "\(maxValueBytes) bytes"
+            throw InputError(.tooLarge, file: file, detail: "a single feature holds more than \(limit), the most flyr reads as one feature")
+        }
         if capacity - end < chunkSize {
-            let newCapacity = Swift.max(capacity * 2, end + chunkSize)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-            grown.update(from: buffer, count: end)
-            buffer.deallocate()
-            buffer = grown
+            // Doubling, but not past what the largest value allowed needs.
+            let newCapacity = Swift.max(Swift.min(capacity * 2, maxValueBytes + chunkSize), end + chunkSize)
+            guard let grown = realloc(buffer, newCapacity) else {
+                throw InputError(.tooLarge, file: file, detail: "out of memory for a feature of \(end) bytes")
+            }
+            buffer = grown.assumingMemoryBound(to: UInt8.self)
             capacity = newCapacity
         }
         while true {

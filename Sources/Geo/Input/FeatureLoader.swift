@@ -65,7 +65,8 @@ func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: 
         }
         while let feature = try reader.next() {
             if let bbox = options.bbox, !feature.bbox.intersects(bbox) { continue }
-            let slot = seen.insert(feature.id, slot: Int32(result.features.count)) { result.features[Int($0)].id }
+            let next = try CheckedCount.int32(result.features.count, "features in one layer", file: path)
+            let slot = seen.insert(feature.id, slot: next) { result.features[Int($0)].id }
             if slot < result.features.count {
                 guard result.features[slot].hasSameGeometry(as: feature) else {
                     let first = firstSeen[slot]
@@ -76,7 +77,7 @@ func loadFeatures<F: OvertureFeature>(_: F.Type, from paths: [String], options: 
                 result.duplicatesSkipped += 1
                 continue
             }
-            firstSeen.append((Int32(fileNumber), Int32(reader.featureIndex)))
+            firstSeen.append((Int32(fileNumber), try CheckedCount.int32(reader.featureIndex, "features in one file", file: path)))
             result.features.append(feature)
         }
         result.bytesRead += reader.bytesRead

@@ -30,9 +30,9 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
         try self.init(path: path, chunkSize: ChunkedInput.defaultChunkSize)
     }
 
-    init(path: String, chunkSize: Int) throws(InputError) {
+    init(path: String, chunkSize: Int, maxFeatureBytes: Int = ChunkedInput.maxValueBytes) throws(InputError) {
         self.path = path
-        input = try ChunkedInput(path: path, chunkSize: chunkSize)
+        input = try ChunkedInput(path: path, chunkSize: chunkSize, maxValueBytes: maxFeatureBytes)
     }
 
     /// Size of a regular file in bytes; nil for stdin and pipes.
@@ -43,6 +43,15 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
 
     /// The next feature, or nil at the end of the input.
     public func next() throws(InputError) -> Feature? {
+        do {
+            return try nextFeature()
+        } catch where error.kind == .tooLarge && error.featureIndex == nil {
+            // From the buffer, which does not know where the feature starts.
+            throw self.error(.tooLarge, error.detail, atFeature: insideFeature)
+        }
+    }
+
+    private func nextFeature() throws(InputError) -> Feature? {
         while true {
             switch state {
             case .start:
@@ -310,7 +319,14 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
                 j += 1
                 switch c {
                 case Byte.quote: inString = true
-                case Byte.openBrace, Byte.openBracket: depth += 1
+                case Byte.openBrace, Byte.openBracket:
+                    depth += 1
+                    // Checked here, so that a long run of brackets is not read whole first.
+                    if depth > JSONScanner.maxDepth {
+                        input.pos = j
+                        input.line += lines
+                        throw syntax("nesting deeper than \(JSONScanner.maxDepth)")
+                    }
                 case Byte.closeBrace, Byte.closeBracket:
                     depth -= 1
                     if depth == 0 {
@@ -403,34 +419,6 @@ func countNewlines(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
         at = UnsafeRawPointer(nl) + 1
     }
     return lines
-}
-
-extension JSONScanner {
-    /// Best-effort id of a feature that failed to parse, for error messages.
-    static func findID(in bytes: UnsafeRawBufferPointer) -> String? {
-        var s = JSONScanner(bytes)
-        var top: String?
-        var inProperties: String?
-        do {
-            guard try s.beginObject() else { return nil }
-            repeat {
-                let k = try s.key()
-                if s.keyIs(k, "id") {
-                    top = try s.featureID()
-                } else if s.keyIs(k, "properties"), try s.nextKind() == .object {
-                    if try s.beginObject() {
-                        repeat {
-                            let pk = try s.key()
-                            if s.keyIs(pk, "id") { inProperties = try s.featureID() } else { try s.skipValue() }
-                        } while try s.more(Byte.closeBrace)
-                    }
-                } else {
-                    try s.skipValue()
-                }
-            } while try s.more(Byte.closeBrace)
-        } catch {}
-        return top ?? inProperties
-    }
 }
 
 #if canImport(Glibc)

@@ -15,6 +15,8 @@ public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
         case badID = "bad id"
         case conflictingID = "one id, two geometries"
         case badValue = "bad value"
+        /// One feature larger than `ChunkedInput.maxValueBytes`, or a count beyond Int32.
+        case tooLarge = "too large"
     }
     public var kind: Kind
     public var file: String

@@ -51,10 +51,37 @@ public enum LinkTable {
         return s.hasPrefix("-") && Double(s) == 0 ? String(s.dropFirst()) : s
     }
 
-    /// RFC 4180 quoting when the field holds a comma, quote or line break.
+    /// One CSV cell: RFC 4180 quoting when it holds a comma, quote or line break. A text a
+    /// spreadsheet would take for a formula (first character =, +, -, @, tab or carriage
+    /// return) gets a leading apostrophe; a plain decimal number (-73.7409) is left as it is.
     public static func csvField(_ s: String) -> String {
+        var s = s
+        switch s.utf8.first {
+        case 61, 43, 45, 64, 9, 13: if !isPlainNumber(s.utf8) { s = "'" + s }
+        default: break
+        }
         guard s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A sign, digits with at most one decimal point, and an optional exponent: a number a
+    /// spreadsheet reads as one, and nothing else.
+    static func isPlainNumber(_ u: String.UTF8View) -> Bool {
+        var i = u.startIndex, digits = 0, point = false
+        if i < u.endIndex, u[i] == 43 || u[i] == 45 { i = u.index(after: i) }
+        while i < u.endIndex, (48...57).contains(u[i]) || (u[i] == 46 && !point) {
+            if u[i] == 46 { point = true } else { digits += 1 }
+            i = u.index(after: i)
+        }
+        guard digits > 0 else { return false }
+        if i < u.endIndex, u[i] == 101 || u[i] == 69 {
+            i = u.index(after: i)
+            if i < u.endIndex, u[i] == 43 || u[i] == 45 { i = u.index(after: i) }
+            var exponent = 0
+            while i < u.endIndex, (48...57).contains(u[i]) { exponent += 1; i = u.index(after: i) }
+            guard exponent > 0 else { return false }
+        }
+        return i == u.endIndex
     }
 
     public static func jsonString(_ s: String) -> String {
