@@ -95,26 +95,45 @@ extension LinkWorld {
     /// The footprint the face alignment gives each pending address (by its place in
     /// `pending`): the addresses with a number whose own street is near are grouped by that
     /// street's segment and side, and each group aligned. Addresses without either are absent.
-    func faceAlignments(_ pending: [(address: Int, scored: [Candidate])]) throws -> [Int: Int] {
+    /// `fixed` holds addresses already linked for certain (COVERS): those of the same street
+    /// within the house-number radius of an address to align take part with their own
+    /// footprint only, so they pin the order of their neighbours.
+    func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
         var faces: [Int: [FaceAlignment.Entry]] = [:]
         var along: [Int: (along: Double, offset: Double)] = [:]
-        for (slot, p) in pending.enumerated() {
-            let a = p.address
-            guard let best = p.scored.first, let number = attrs.numbers[aIdx[a]],
-                  let anchor = streetAnchor(a), anchor.named,
-                  let here = Planar.locate(points[a], on: lines[anchor.segment]), here.offset != 0 else { continue }
+        func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double)]) throws {
+            guard let number = attrs.numbers[aIdx[a]], let anchor = streetAnchor(a), anchor.named,
+                  let here = Planar.locate(points[a], on: lines[anchor.segment]), here.offset != 0 else { return }
             let s = anchor.segment, left = here.offset > 0
             var choices: [FaceAlignment.Option] = []
-            for c in p.scored where c.cost - best.cost <= options.weights.alignWindow {
-                let key = s * buildingBoxes.count + c.building
-                if along[key] == nil { along[key] = Planar.locate(try centre(c.building), on: lines[s]) }
+            for (b, extra) in candidates where extra <= options.weights.alignWindow {
+                let key = s * buildingBoxes.count + b
+                if along[key] == nil { along[key] = Planar.locate(try centre(b), on: lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
-                choices.append(FaceAlignment.Option(building: c.building, along: at.along, extra: c.cost - best.cost))
+                choices.append(FaceAlignment.Option(building: b, along: at.along, extra: extra))
             }
-            guard !choices.isEmpty else { continue }
+            guard !choices.isEmpty else { return }
             faces[2 * s + (left ? 1 : 0), default: []].append(
                 FaceAlignment.Entry(slot: slot, number: number, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
         }
+        var entered: [Int] = []
+        for (slot, p) in pending.enumerated() {
+            guard let best = p.scored.first else { continue }
+            try enter(slot: slot, address: p.address, p.scored.map { ($0.building, $0.cost - best.cost) })
+            entered.append(p.address)
+        }
+        guard !entered.isEmpty else { return [:] }
+        // Only the fixed addresses of the same street near an address to align can pin it.
+        var fixedBuilding: [Int: Int] = [:]
+        for f in fixed { fixedBuilding[f.address] = f.building }
+        var near = Set<Int>()
+        let r = options.weights.numberRadius
+        for a in entered {
+            let p = points[a]
+            for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
+            where fixedBuilding[j] != nil && streetKeys[j] == streetKeys[a] { near.insert(j) }
+        }
+        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0)]) }
         var out: [Int: Int] = [:]
         for key in faces.keys.sorted() {
             let entries = faces[key]!.sorted {
@@ -122,7 +141,7 @@ extension LinkWorld {
             }
             let shareable = { (b: Int) in self.multiUnit[b] || self.attrs.multiUnitClass[self.bIdx[b]] }
             for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut,
-                                                 backstep: options.weights.backstepCost, shareable: shareable) {
+                                                 backstep: options.weights.backstepCost, shareable: shareable) where slot >= 0 {
                 out[slot] = b
             }
         }

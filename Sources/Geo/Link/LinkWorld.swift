@@ -246,8 +246,8 @@ final class LinkWorld {
     }
 
     /// Candidates within the search radius, scored; the best first. A candidate's cost is at
-    /// least its distance, and later stages add at most `LinkWeights.laterPenalties` to any cost,
-    /// so candidates farther than the best cost plus that can never win and are not scored.
+    /// least its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
+    /// neither win nor be aligned, and are not scored.
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
         let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
@@ -272,7 +272,7 @@ final class LinkWorld {
         var out: [Candidate] = []
         var bound = Double.infinity
         for (b, d) in near {
-            if d > bound + w.laterPenalties { break }
+            if d > bound + w.reach { break }
             var cost = d
             if let dir {
                 var best = d + turnCost * Double.pi / 2
@@ -297,7 +297,7 @@ final class LinkWorld {
                 cost += w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
             }
             if isOutbuilding(b) { cost += w.outbuildingPenalty }
-            if cost < bound + w.laterPenalties, d > 0 {
+            if cost < bound + w.reach, d > 0 {
                 let q = Planar.closestPoint(on: rings(b), to: p)
                 if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }

@@ -41,9 +41,11 @@ public struct LinkWeights: Sendable, Equatable {
     public var alignWindow = 30.0
     /// Cost per metre a footprint stands back along the street from the one matched to the
     /// previous number (order reversed).
-    public var backstepCost = 2.0
-    /// The most that stages after scoring (face alignment, occupancy) add to a candidate's cost.
-    var laterPenalties: Double { orderPenalty + occupiedPenalty }
+    public var backstepCost = 1000.0
+    /// How far above the best a candidate's cost may lie and still matter: the most that
+    /// stages after scoring (face alignment, occupancy) add to a cost, or the alignment's
+    /// window when that is wider.
+    var reach: Double { max(orderPenalty + occupiedPenalty, alignWindow) }
 
     public init() {}
 
@@ -354,7 +356,8 @@ public struct Linker: Sendable {
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
         }
-        for (slot, b) in try world.faceAlignments(pending) {
+        let covered = (0..<na).compactMap { a in links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) } }
+        for (slot, b) in try world.faceAlignments(pending, fixed: covered) {
             for k in pending[slot].scored.indices where pending[slot].scored[k].building != b {
                 pending[slot].scored[k].cost += options.weights.orderPenalty
             }
