@@ -17,7 +17,7 @@ public enum LinkMethod: String, Sendable, CaseIterable {
 /// has its value; `flyr link --weight NAME=VALUE` changes one, for sweeps.
 public struct LinkWeights: Sendable, Equatable {
     /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
-    public var turnCost = 30.0
+    public var turnCost = 15.0
     /// The widest turn considered, and its step (radians).
     public var maxTurn = 60.0 * Double.pi / 180
     public var turnStep = 5.0 * Double.pi / 180
@@ -357,7 +357,9 @@ public struct Linker: Sendable {
             pending.append((a, try world.scoreCandidates(a)))
         }
         let covered = (0..<na).compactMap { a in links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) } }
+        var aligned: [Int: Int] = [:]  // address → the footprint its face aligns it to
         for (slot, b) in try world.faceAlignments(pending, fixed: covered) {
+            aligned[pending[slot].address] = b
             for k in pending[slot].scored.indices where pending[slot].scored[k].building != b {
                 pending[slot].scored[k].cost += options.weights.orderPenalty
             }
@@ -376,7 +378,8 @@ public struct Linker: Sendable {
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
             links[a] = TileLink(building: Int32(bIdx[best.building]), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
-                                                          runnerUp: ch.runnerUp, directional: best.directional),
+                                                          runnerUp: ch.runnerUp, directional: best.directional,
+                                                          order: aligned[a].map { $0 == best.building ? .agrees : .disagrees } ?? .none),
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
         }
 
@@ -399,13 +402,20 @@ public struct Linker: Sendable {
         return out
     }
 
+    /// What the house-number order of the address's block face says of a link.
+    enum OrderEvidence { case agrees, none, disagrees }
+
     /// BUFFER/NEAREST confidence: a distance factor exp(-d/30 m), times a margin factor
     /// 0.5 + 0.5·min(1, (runner-up cost − cost)/10 m), times 1 with direction evidence or 0.85
-    /// without; BUFFER starts at 0.95, NEAREST at 0.8. Rounded to 3 decimals.
-    static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool) -> Double {
+    /// without, times the order factor (1 when the face alignment chose this footprint, 0.8
+    /// without an alignment, 0.6 when it chose another); BUFFER starts at 0.95, NEAREST at
+    /// 0.8. Rounded to 3 decimals.
+    static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
+                           order: OrderEvidence = .none) -> Double {
         let base = method == .buffer ? 0.95 : 0.8
         let margin = runnerUp.isFinite ? 0.5 + 0.5 * min(1, max(0, runnerUp - cost) / 10) : 1
-        let c = base * exp(-distance / 30) * margin * (directional ? 1 : 0.85)
+        let ordered = order == .agrees ? 1 : order == .none ? 0.8 : 0.6
+        let c = base * exp(-distance / 30) * margin * (directional ? 1 : 0.85) * ordered
         return (min(1, max(0, c)) * 1000).rounded() / 1000
     }
 }

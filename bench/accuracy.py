@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The Stable Linker's accuracy across every area and address placement under a data folder:
+each folder with a truth.csv, each of its address files (addresses*.geojsonseq / .geojson),
+flyr against plain nearest building. Also a sweep of the scoring weights (half and double each
+default) and a calibration table (confidence bucket -> share correct). Stdlib only.
+Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration]"""
+import argparse, csv, glob, json, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FLYR = os.path.join(ROOT, ".build", "release", "flyr")
+
+# Every weight at 0: a candidate costs its distance, nothing else; COVERS still comes first.
+# That is plain nearest-building linking.
+PLAIN = ["turnCost", "numberOrderCost", "outbuildingPenalty", "occupiedPenalty", "acrossRoadPenalty", "orderPenalty"]
+# The defaults of the weights swept (flyr link --help lists them all).
+SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "turnCost": 15, "acrossRoadPenalty": 25,
+         "outbuildingPenalty": 6, "numberOrderCost": 0.75}
+
+
+def cases(data):
+    """(area, placement, buildings, addresses, segments, truth) for every area with a truth table."""
+    out = []
+    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
+        d = os.path.dirname(truth)
+        b, s = os.path.join(d, "buildings.geojson"), os.path.join(d, "segments.geojson")
+        if not os.path.exists(b):
+            continue
+        for a in sorted(glob.glob(os.path.join(d, "addresses*.geojson*"))):
+            placement = os.path.basename(a).split(".")[0].replace("addresses", "").lstrip("-") or "as given"
+            out.append((os.path.basename(d), placement, b, a, s if os.path.exists(s) else None, truth))
+    return out
+
+
+def link(case, extra, out):
+    """Runs flyr link with --check; returns (accuracy, the link CSV's path)."""
+    _, _, b, a, s, truth = case
+    cmd = [FLYR, "link", "--buildings", b, "--addresses", a, "--check", truth, "--json", "--force", "-o", out, *extra]
+    if s:
+        cmd[4:4] = ["--segments", s]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in (0, 1):
+        sys.exit(f"accuracy: {' '.join(cmd)} failed with exit {p.returncode}:\n{p.stderr}")
+    return json.loads(p.stderr.strip().splitlines()[-1])["check"]["accuracy"], out
+
+
+def table(title, header, rows):
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"
+    print(f"\n{title}\n")
+    print(line(header))
+    print("|" + "|".join("-" * (w + 1) + ("-" if i == 0 else ":") for i, w in enumerate(widths)) + "|")
+    for r in rows:
+        print(line(r))
+
+
+def calibration(links, truth):
+    """Confidence bucket -> (links, share correct), BUFFER and NEAREST links of truth rows only."""
+    want = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(truth))}
+    edges = [0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]
+    n, ok = [0] * (len(edges) - 1), [0] * (len(edges) - 1)
+    for r in csv.DictReader(open(links)):
+        if r["address_id"] not in want or r["method"] not in ("BUFFER", "NEAREST"):
+            continue
+        c = float(r["confidence"])
+        k = next(i for i in range(len(edges) - 1) if c < edges[i + 1])
+        n[k] += 1
+        ok[k] += r["building_id"] == want[r["address_id"]]
+    return [(f"{edges[i]:.1f}-{min(edges[i + 1], 1):.1f}", n[i], ok[i] / n[i] if n[i] else None) for i in range(len(n))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    ap.add_argument("--sweep", action="store_true", help="also sweep each weight at half and double its default")
+    ap.add_argument("--calibration", action="store_true", help="also print confidence against share correct")
+    args = ap.parse_args()
+    all_cases = cases(os.path.abspath(args.data))
+    if not all_cases:
+        sys.exit(f"accuracy: no area with a truth.csv under {args.data}")
+    tmp = tempfile.mkdtemp(prefix="flyr-accuracy-")
+    rows, calib = [], []
+    for c in all_cases:
+        flyr, path = link(c, [], os.path.join(tmp, "flyr.csv"))
+        plain, _ = link(c, [x for w in PLAIN for x in ("--weight", f"{w}=0")], os.path.join(tmp, "plain.csv"))
+        rows.append([c[0], c[1], f"{100 * flyr:.2f} %", f"{100 * plain:.2f} %"])
+        if args.calibration:
+            calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(path, c[5])]
+    table("Stable Linker accuracy matrix (share of truth rows linked to their truth building)",
+          ["area", "placement", "flyr", "plain nearest"], rows)
+    if args.calibration:
+        table("Confidence calibration (BUFFER and NEAREST links of truth rows)",
+              ["area", "placement", "confidence", "links", "correct"], calib)
+    if args.sweep:
+        srows = []
+        for w, v in SWEEP.items():
+            for f in (0.5, 2):
+                srows.append([f"{w}={v * f:g}"] + [f"{100 * link(c, ['--weight', f'{w}={v * f:g}'], os.path.join(tmp, 's.csv'))[0]:.2f}"
+                                                   for c in all_cases])
+        table("Weight sweep: accuracy (%) with one weight at half or double its default",
+              ["weight"] + [f"{c[0]} {c[1]}" for c in all_cases], [["defaults"] + [r[2][:-2] for r in rows]] + srows)
+    subprocess.run(["rm", "-rf", tmp])
+
+
+if __name__ == "__main__":
+    main()
