@@ -165,7 +165,7 @@ def main():
             g = res["GeoPandas pipeline -> CSV"]
             t.append(["link >= 4x faster than GeoPandas", f"{g[0] / link[0]:.1f}x ({g[0]:.1f} s, peak {g[1] / 1024:.2f} GiB)", "yes" if g[0] / link[0] >= 4 else "no"])
             t.append(["provision >= 4x faster than GeoPandas", f"{g[0] / prov[0]:.1f}x", "yes" if g[0] / prov[0] >= 4 else "no"])
-        table("Targets (issue 7), x20", ["target", "measured", "met"], t)
+        table("Targets, x20", ["target", "measured", "met"], t)
 
 
 if __name__ == "__main__":

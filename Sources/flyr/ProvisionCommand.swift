@@ -78,14 +78,7 @@ struct ProvisionCommand: ParsableCommand {
         let layers = input.buildings.map { ("buildings", $0) } + input.addresses.map { ("addresses", $0) }
             + input.segments.map { ("segments", $0) }
         let hashSources: @Sendable () -> [SourceFile] = { layers.map { SourceFile(layer: $0.0, path: $0.1) } }
-        var territoryHash = ""
-        if let within {
-            guard let h = SourceFile(layer: "territory", path: within).sha256 else {
-                throw InputError(.fileNotFound, file: within, detail: "no such territory file")
-            }
-            territoryHash = ";territory=\(h)"
-        }
-        let settings = linker.settings + territoryHash
+        let settings = try settingsWithTerritory()
         // A campaign already in place may hold these very inputs: fingerprint them first, and
         // stop there if so. Otherwise the files are hashed while they are read.
         let hashed = SlotResults<[SourceFile]>(count: 1)
@@ -106,17 +99,7 @@ struct ProvisionCommand: ParsableCommand {
         // 60 MiB (1,460 and 1,484 MiB against 1,401-1,424 MiB), for 0.3 s.
         var loaded = try LoadedInputs.load(input, alongside: hashWhileReading)
         let sources = try hashed.get(0)
-        // With a territory: its addresses, linked against every building read (a house may
-        // stand just outside the line); kept are the buildings it intersects and the linked ones.
-        var keepBuildings: Set<String>? = nil
-        if let within {
-            let territory = try Territory.load(within)
-            let index = try FeatureIndex(buildings: loaded.buildings.features, addresses: loaded.addresses.features)
-            let chosen = try Selection.within(territory, index: index)
-            Log.info("flyr provision: territory \(within) holds \(chosen.addresses.count) addresses and \(chosen.buildings.count) buildings")
-            loaded.addresses.features = chosen.addresses
-            keepBuildings = Set(chosen.buildings.map(\.id))
-        }
+        let keepBuildings = try narrowToTerritory(&loaded)
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
         var options = linker.options
         options.keepsProjectedFootprints = true
@@ -141,7 +124,41 @@ struct ProvisionCommand: ParsableCommand {
         var provisionInput = ProvisionInput(
             name: name, type: type, buildings: buildings, addresses: addresses, segments: segments, links: links,
             sources: sources, bbox: input.loadOptions.bbox, settings: settings)
-        provisionInput.orientationJob = {
+        provisionInput.orientationJob = Self.orientationJob(footprints: footprints, buildings: buildings,
+                                                            addresses: addresses, segments: segments)
+        let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
+        report(summary, seconds: seconds(since: start))
+        exitKeepingHeap(keeping: (loaded, links, provisionInput, summary))
+    }
+
+    /// The linker's settings, and the territory's hash when there is one (a fingerprint of
+    /// what changes the campaign).
+    private func settingsWithTerritory() throws -> String {
+        guard let within else { return linker.settings }
+        guard let h = SourceFile(layer: "territory", path: within).sha256 else {
+            throw InputError(.fileNotFound, file: within, detail: "no such territory file")
+        }
+        return linker.settings + ";territory=\(h)"
+    }
+
+    /// With a territory: its addresses, to be linked against every building read (a house may
+    /// stand just outside the line); returns the ids of the buildings it intersects, which are
+    /// kept with the linked ones. Nil without a territory.
+    private func narrowToTerritory(_ loaded: inout LoadedInputs) throws -> Set<String>? {
+        guard let within else { return nil }
+        let territory = try Territory.load(within)
+        let index = try FeatureIndex(buildings: loaded.buildings.features, addresses: loaded.addresses.features)
+        let chosen = try Selection.within(territory, index: index)
+        Log.info("flyr provision: territory \(within) holds \(chosen.addresses.count) addresses and \(chosen.buildings.count) buildings")
+        loaded.addresses.features = chosen.addresses
+        return Set(chosen.buildings.map(\.id))
+    }
+
+    /// The orientation, run by the provision beside the writing; it takes the linker's
+    /// footprints in metres from `footprints`, so that they are freed when it ends.
+    private static func orientationJob(footprints: Handover<LinkResult>, buildings: [Building], addresses: [Address],
+                                       segments: [Segment]) -> @Sendable () throws -> AddressFacings {
+        return {
             Log.info("flyr provision: orienting (beside the writing)")
             // Only the linked buildings' footprints are read: the orphans' go first. The workers
             // run at a lower priority, so that the writer (one thread, SQLite) gets a core first.
@@ -155,9 +172,6 @@ struct ProvisionCommand: ParsableCommand {
             trimHeap()
             return rows
         }
-        let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
-        report(summary, seconds: seconds(since: start))
-        exitKeepingHeap(keeping: (loaded, links, provisionInput, summary))
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {
