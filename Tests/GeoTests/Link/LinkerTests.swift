@@ -234,6 +234,25 @@ extension LinkResult {
 
     /// Address attributes worked out ahead (as the CLI does while the buildings are read) give
     /// the same links, street matches and ties included.
+    @Test func workersAndTileEdgesDoNotChangeTheLinks() throws {
+        // Two rows of houses along a street, cut into 40 m tiles shared out among the workers.
+        var s = Scene()
+        s.road("r", "LINESTRING(-200 0,200 0)", name: "Main Street")
+        for i in 0..<30 {
+            let x = Double(i * 9 - 135), north = i % 2 == 0
+            let y0 = north ? 8.0 : -18.0
+            s.building("b\(i)", "POLYGON((\(x) \(y0),\(x + 8) \(y0),\(x + 8) \(y0 + 10),\(x) \(y0 + 10),\(x) \(y0)))")
+            s.address("a\(i)", x + 4 + Double(i % 5) - 2, north ? 4 : -4, number: "\(100 + i)")
+        }
+        var one = LinkerOptions(), many = LinkerOptions()
+        one.workers = 1
+        many.workers = 3
+        many.tileMeters = 40
+        let reference = LinkTable.csv(try s.link(one))
+        #expect(LinkTable.csv(try s.link(many)) == reference)
+        #expect(reference.split(separator: "\n").count == 31)
+    }
+
     @Test func preparedAddressAttributesGiveTheSameLinks() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-100 0,100 0)", name: "Main Street")
