@@ -41,9 +41,9 @@ final class CairoSurface {
 
     deinit { cairo_surface_destroy(handle) }
 
-    /// An ARGB32 raster.
-    static func image(width: Int, height: Int) throws(RenderError) -> CairoSurface {
-        try CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)), sink: nil, what: "image")
+    /// A raster, ARGB32 unless told.
+    static func image(format: cairo_format_t = CAIRO_FORMAT_ARGB32, width: Int, height: Int) throws(RenderError) -> CairoSurface {
+        try CairoSurface(cairo_image_surface_create(format, Int32(width), Int32(height)), sink: nil, what: "image")
     }
 
     /// An ARGB32 raster over pixels owned by someone else (`stride` bytes a row), who keeps
