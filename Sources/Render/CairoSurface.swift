@@ -73,6 +73,15 @@ final class CairoSurface {
         return surface
     }
 
+    /// A PDF written to the file at `path` page by page, each `width` × `height` points.
+    static func pdf(path: String, width: Double, height: Double, title: String?) throws(RenderError) -> CairoSurface {
+        let s = cairo_pdf_surface_create(path, width, height)!
+        let surface = try CairoSurface(s, sink: nil, what: "PDF file \(path)")
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "flyr")
+        if let title { cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title) }
+        return surface
+    }
+
     /// An unbounded-content recording of `width` × `height` units, replayed as a pattern tile.
     static func recording(width: Double, height: Double) throws(RenderError) -> CairoSurface {
         var extents = cairo_rectangle_t(x: 0, y: 0, width: width, height: height)

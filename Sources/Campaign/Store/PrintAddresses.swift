@@ -18,6 +18,9 @@ public struct PrintAddress: Sendable, Equatable {
     /// The one-line form: "81-42 243rd Street, Unit 2, QUEENS, NY 11426".
     public var formatted: String
     public var slug: String?
+    /// The address's point (degrees), and its building's footprint when asked for.
+    public var location: Coord?
+    public var footprint: [PolygonCoords] = []
 
     /// City, region and postcode on one line: "QUEENS, NY 11426" (parts left out when empty).
     public var lastLine: String {
@@ -82,22 +85,31 @@ extension CampaignStore {
         try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM campaign_addresses WHERE qr_slug IS NULL OR qr_slug = ''") ?? 0 }
     }
 
-    /// Calls `body` with each address in walking order, read one at a time in one read transaction.
-    public func forEachPrintAddress(_ body: (PrintAddress) throws -> Void) throws {
+    /// Calls `body` with each address in walking order, read one at a time in one read
+    /// transaction; with `footprints`, its location and its building's footprint too.
+    public func forEachPrintAddress(footprints: Bool = false, _ body: (PrintAddress) throws -> Void) throws {
         try db.read { db in
             let rows = try RawRows(db, sql: """
-                SELECT seq, gers_id, number, street, unit, postal_city, address_levels, postcode, country, formatted, qr_slug
-                FROM campaign_addresses ORDER BY seq
+                SELECT a.seq, a.gers_id, a.number, a.street, a.unit, a.postal_city, a.address_levels, a.postcode, a.country,
+                       a.formatted, a.qr_slug\(footprints ? ", a.geom, b.geom" : "")
+                FROM campaign_addresses a\(footprints ? " LEFT JOIN buildings b ON b.gers_id = a.building_gers_id" : "")
+                ORDER BY a.seq
                 """)
             while try rows.next() {
                 let levels = AddressFormat.levelValues(rows.text(6))
                 let line1 = [rows.text(2), rows.text(3)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
                 let unit = rows.text(4) ?? ""
+                var location: Coord?
+                var footprint: [PolygonCoords] = []
+                if footprints {
+                    if !rows.isNull(11), case .point(let p) = try GeoPackageGeometry.decode(bytes: rows.blob(11)) { location = p }
+                    if !rows.isNull(12), case .multiPolygon(let ps) = try GeoPackageGeometry.decode(bytes: rows.blob(12)) { footprint = ps }
+                }
                 try body(PrintAddress(
                     seq: rows.int(0), addressID: rows.text(1) ?? "", line1: line1, line2: unit.isEmpty ? "" : "Unit " + unit,
                     city: rows.text(5) ?? (levels.count > 1 ? levels[1] : ""), region: levels.first ?? "",
                     postcode: rows.text(7) ?? "", country: rows.text(8) ?? "", formatted: rows.text(9) ?? "",
-                    slug: rows.text(10)))
+                    slug: rows.text(10), location: location, footprint: footprint))
             }
         }
     }
