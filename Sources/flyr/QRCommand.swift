@@ -53,7 +53,7 @@ struct QRCommand: ParsableCommand {
         let staged = try StagedOutput(output, isDirectory: toDirectory, force: force)
         do {
             let sink = try QRSink(staged: staged)
-            let pool = try QRImagePool(format: format, style: qr.style(pixels: size),
+            let pool = QRImagePool(format: format, style: qr.style(pixels: size),
                                        threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
             var progress = Progress(total: total, what: "codes")
             var batch: [PrintAddress] = []

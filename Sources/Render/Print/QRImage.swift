@@ -55,24 +55,19 @@ enum QRDrawing {
     }
 }
 
-/// Makes QR images one after another: PNGs on one reused one-bit raster (drawn with Cairo, no
-/// anti-aliasing, written as 1-bit greyscale), SVG and PDF as vector documents. Not shared
+/// Makes QR images one after another: a PNG's modules drawn by Cairo at one pixel a module on
+/// a reused A8 raster, then scaled up by a whole factor by `BilevelPNG` (1-bit greyscale,
+/// every module the same whole number of pixels); SVG and PDF as vector documents. Not shared
 /// between threads: one a worker.
 public final class QRImageMaker {
     public let style: QRStyle
     public let format: QRImageFormat
-    private let raster: CairoContext?
+    /// One raster a code width met so far (a campaign's URLs have one or two).
+    private var rasters: [Int: CairoContext] = [:]
 
-    public init(format: QRImageFormat, style: QRStyle) throws(RenderError) {
+    public init(format: QRImageFormat, style: QRStyle) {
         self.format = format
         self.style = style
-        if format == .png {
-            let surface = try CairoSurface.image(format: CAIRO_FORMAT_A1, width: style.pixels, height: style.pixels)
-            raster = try CairoContext(surface)
-            cairo_set_antialias(raster!.cr, CAIRO_ANTIALIAS_NONE)
-        } else {
-            raster = nil
-        }
     }
 
     /// The image of the code of `text`. Throws when the text does not fit a QR code or a PNG
@@ -93,23 +88,30 @@ public final class QRImageMaker {
         }
     }
 
-    /// One bit a pixel, 1 light: the raster is made all light, then the dark modules cleared,
-    /// so that Cairo's greyscale PNG of the alpha bits shows them black.
+    /// Alpha 255 light, 0 dark: the raster is made all light, then the dark modules cleared.
     private func png(_ code: QRCode, text: String) throws -> Data {
         let cells = code.width + 2 * style.quietZone
         let module = style.pixels / cells
         guard module >= 1 else {
             throw QRError(text: text, reason: "a \(cells)-module code needs a PNG of at least \(cells) px (--size \(style.pixels))")
         }
-        let cr = raster!.cr
-        let offset = (style.pixels - module * cells) / 2 + style.quietZone * module
+        let raster = try rasters[cells] ?? {
+            let context = try CairoContext(CairoSurface.image(format: CAIRO_FORMAT_A8, width: cells, height: cells))
+            cairo_set_antialias(context.cr, CAIRO_ANTIALIAS_NONE)
+            rasters[cells] = context
+            return context
+        }()
+        let cr = raster.cr
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        QRDrawing.fillDarkModules(code, cr: cr, x: Double(offset), y: Double(offset), module: Double(module))
-        try raster!.check("draw QR code")
-        return try raster!.surface.pngData()
+        QRDrawing.fillDarkModules(code, cr: cr, x: Double(style.quietZone), y: Double(style.quietZone), module: 1)
+        try raster.check("draw QR code")
+        let surface = raster.surface.handle
+        cairo_surface_flush(surface)
+        return try BilevelPNG.encode(alpha: cairo_image_surface_get_data(surface), cells: cells,
+                                     stride: Int(cairo_image_surface_get_stride(surface)), module: module, side: style.pixels)
     }
 }
 
@@ -118,10 +120,8 @@ public final class QRImageMaker {
 public final class QRImagePool: @unchecked Sendable {
     private let makers: [QRImageMaker]
 
-    public init(format: QRImageFormat, style: QRStyle, threads: Int) throws(RenderError) {
-        var makers: [QRImageMaker] = []
-        for _ in 0..<max(1, threads) { makers.append(try QRImageMaker(format: format, style: style)) }
-        self.makers = makers
+    public init(format: QRImageFormat, style: QRStyle, threads: Int) {
+        makers = (0..<max(1, threads)).map { _ in QRImageMaker(format: format, style: style) }
     }
 
     /// The images of `texts`, in their order; worker w makes texts w, w + threads, …
