@@ -157,23 +157,19 @@ import Testing
         for row in rows { #expect(text.contains(flat(row["address_line1"]! + " " + row["city"]!)), "\(row["address_line1"]!)") }
     }
 
-    @Test func avery5160LabelsLandInTheirCells() throws {
+    /// Prints the sample's labels on `name` sheets and checks them (the first `pages` sheets' cells).
+    func printAndCheckLabels(_ name: String, sheet: Sheet, pages: Int? = nil) throws {
         let dir = try CLI.tempDir()
         let c = try campaign(dir)
         let pdf = dir.appendingPathComponent("labels.pdf").path
-        let run = try CLI.run(["print", c, "--labels", "avery-5160", "-o", pdf])
+        let run = try CLI.run(["print", c, "--labels", name, "-o", pdf])
         #expect(run.status == 0, "\(run.stderr)")
-        try checkLabels(pdf, sheet: Self.avery5160, rows: try vdp(c), dir: dir)
+        try checkLabels(pdf, sheet: sheet, rows: try vdp(c), dir: dir, pages: pages)
     }
 
-    @Test func averyL7160LabelsLandInTheirCells() throws {
-        let dir = try CLI.tempDir()
-        let c = try campaign(dir)
-        let pdf = dir.appendingPathComponent("labels.pdf").path
-        let run = try CLI.run(["print", c, "--labels", "AVERY-L7160", "-o", pdf])
-        #expect(run.status == 0, "\(run.stderr)")
-        try checkLabels(pdf, sheet: Self.averyL7160, rows: try vdp(c), dir: dir, pages: 3)
-    }
+    @Test func avery5160LabelsLandInTheirCells() throws { try printAndCheckLabels("avery-5160", sheet: Self.avery5160) }
+
+    @Test func averyL7160LabelsLandInTheirCells() throws { try printAndCheckLabels("AVERY-L7160", sheet: Self.averyL7160, pages: 3) }
 
     @Test func flyersHoldTheirAddressAndCode() throws {
         let dir = try CLI.tempDir()

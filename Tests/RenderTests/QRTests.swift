@@ -4,17 +4,23 @@ import Testing
 
 /// QR images read back by a real decoder (zbarimg), never compared with our own encoder.
 @Suite struct QRTests {
-    static func zbar(_ path: String) throws -> [String] {
+    /// Runs /usr/bin/`tool`; its exit status and stdout (stderr dropped).
+    static func run(_ tool: String, _ args: [String]) throws -> (Int32, String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
-        p.arguments = ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", path]
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
+        p.arguments = args
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The QR codes zbarimg reads in an image (QR only: zbar also finds stray 1-D barcodes).
+    static func zbar(_ path: String) throws -> [String] {
+        try run("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", path]).1.split(separator: "\n").map(String.init)
     }
 
     static func temp(_ name: String) -> String {
@@ -50,11 +56,7 @@ import Testing
         let text = "https://flyrpro.app/q/yd3ttekuqr"
         let pdf = Self.temp("code.pdf"), png = Self.temp("code")
         try QRImageMaker(format: .pdf, style: QRStyle()).image(of: text).write(to: URL(fileURLWithPath: pdf))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pdftoppm")
-        p.arguments = ["-r", "150", "-png", "-singlefile", pdf, png]
-        try p.run()
-        p.waitUntilExit()
+        #expect(try Self.run("pdftoppm", ["-r", "150", "-png", "-singlefile", pdf, png]).0 == 0)
         #expect(try Self.zbar(png + ".png") == [text])
     }
 
@@ -94,18 +96,7 @@ import Testing
 
 /// ZIP archives read back by unzip (Info-ZIP), ZIP64 included.
 @Suite struct ZipWriterTests {
-    static func unzip(_ args: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    static func unzip(_ args: [String]) throws -> (Int32, String) { try QRTests.run("unzip", args) }
 
     @Test func entriesAndAFileComeBackByteForByte() throws {
         let path = QRTests.temp("a.zip"), side = QRTests.temp("side.csv")
