@@ -21,9 +21,6 @@ public struct QRStyle: Sendable {
         self.quietZone = quietZone
         self.pixels = pixels
     }
-
-    /// The PNG side needed for one pixel a module of a code `width` modules wide.
-    func minimumPixels(width: Int) -> Int { width + 2 * quietZone }
 }
 
 /// Points in one millimetre.

@@ -154,8 +154,10 @@ import Geo
         try db.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS cur", arguments: [current])
             try db.inTransaction {
+                // The old file's columns only (later migrations add columns, e.g. 005 qr_base_url).
                 for t in ["campaigns", "buildings", "campaign_addresses", "segments", "building_address_links", "building_stats"] {
-                    try db.execute(sql: "INSERT INTO main.\(t) SELECT * FROM cur.\(t)")
+                    let columns = try db.columns(in: t, in: "main").map(\.name).joined(separator: ", ")
+                    try db.execute(sql: "INSERT INTO main.\(t) (\(columns)) SELECT \(columns) FROM cur.\(t)")
                 }
                 return .commit
             }
