@@ -142,7 +142,8 @@ def main():
             feats += k
             addresses += k if name.startswith("addresses") else 0
         for r in rows:
-            r[3] = f"{feats / float(r[1]):,.0f}"
+            # The QR step's rate is in codes, in its own table below.
+            r[3] = "" if QR_STEP in r[0] else f"{feats / float(r[1]):,.0f}"
         results[n] = (res, feats, size)
         table(f"Scaled set x{n}: {feats:,} features, {size / 1e6:.0f} MB", ["command", "seconds", "peak MiB", "features/s", "MB/s"], rows)
         q = res[QR_STEP]
