@@ -23,7 +23,11 @@ demo: release
 	  -o $(OUT)/campaign.gpkg --force
 	.build/release/flyr render $(OUT)/campaign.gpkg -o $(OUT)/map.png --force
 	.build/release/flyr render $(OUT)/campaign.gpkg -o $(OUT)/map.svg --force
+	.build/release/flyr qr $(OUT)/campaign.gpkg -o $(OUT)/codes.zip --force
+	.build/release/flyr print $(OUT)/campaign.gpkg --labels avery-5160 -o $(OUT)/labels.pdf --force
+	.build/release/flyr print $(OUT)/campaign.gpkg --flyers styles/flyer-postcard.json -o $(OUT)/flyers.pdf --force
 	@echo "link table: $(OUT)/links.csv; campaign: $(OUT)/campaign.gpkg; map: $(OUT)/map.png, $(OUT)/map.svg"
+	@echo "print: $(OUT)/codes.zip (QR codes + manifest.csv), $(OUT)/labels.pdf (Avery 5160), $(OUT)/flyers.pdf"
 
 test:
 	@scripts/install-deps.sh test

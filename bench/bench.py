@@ -8,6 +8,7 @@ FLYR = os.path.join(ROOT, ".build", "release", "flyr")
 
 
 CPU = {}
+QR_STEP = "flyr qr campaign -> ZIP of 512-px PNGs"
 
 
 def run(cmd):
@@ -70,6 +71,7 @@ def scale_rows(d, runs, label, gp):
         ("flyr provision -> GeoPackage", [FLYR, "provision", "--name", "bench", *inputs, "-o", gpkg, "--force"]),
         ("flyr orient -> CSV", [FLYR, "orient", *inputs, "-o", os.path.join(tmp, "orient.csv"), "--force"]),
         ("flyr render campaign -> 4096x4096 PNG", [FLYR, "render", gpkg, "--size", "4096x4096", "-o", os.path.join(tmp, "map.png"), "--force"]),
+        (QR_STEP, [FLYR, "qr", gpkg, "-o", os.path.join(tmp, "codes.zip"), "--size", "512", "--force"]),
     ]
     if gp:
         steps.append(("GeoPandas pipeline -> CSV", [sys.executable, os.path.join(ROOT, "bench", "geopandas_link.py"), b, a, s, os.path.join(tmp, "gp.csv")]))
@@ -129,18 +131,27 @@ def main():
     table("Stable Linker accuracy against truth.csv", ["addresses", "truth rows", "correct", "accuracy", "misses", "methods"], acc)
 
     scales = [int(x) for x in args.scales.split(",") if x]
-    results = {}
+    results, qr_rows, qr_results = {}, [], {}
     for n in scales:
         sd = scaled(d, n)
         rows, res, size = scale_rows(sd, args.runs, f"x{n}", gp)
-        feats = 0
+        feats = addresses = 0
         for name in ("buildings.geojson", "addresses.geojsonseq", "segments.geojson"):
             with open(os.path.join(sd, name), "rb") as fh:
-                feats += sum(1 for line in fh if line.startswith(b'{"id"'))
+                k = sum(1 for line in fh if line.startswith(b'{"id"'))
+            feats += k
+            addresses += k if name.startswith("addresses") else 0
         for r in rows:
-            r[3] = f"{feats / float(r[1]):,.0f}"
+            # The QR step's rate is in codes, in its own table below.
+            r[3] = "" if QR_STEP in r[0] else f"{feats / float(r[1]):,.0f}"
         results[n] = (res, feats, size)
         table(f"Scaled set x{n}: {feats:,} features, {size / 1e6:.0f} MB", ["command", "seconds", "peak MiB", "features/s", "MB/s"], rows)
+        q = res[QR_STEP]
+        qr_rows.append([f"x{n}", f"{addresses:,}", f"{q[0]:.2f}", f"{addresses / q[0]:,.0f}", f"{q[2]:.2f}", f"{addresses / q[2]:,.0f}", f"{q[1]:.0f}"])
+        qr_results[n] = (addresses, q)
+    if qr_rows:
+        table("QR codes (flyr qr -> ZIP, PNG 512 px, threads = cores)",
+              ["set", "codes", "seconds", "codes/s", "CPU seconds", "codes per CPU-second", "peak MiB"], qr_rows)
 
     if len(scales) >= 2:
         lo, hi = scales[0], scales[-1]
@@ -166,6 +177,11 @@ def main():
             t.append(["link >= 4x faster than GeoPandas", f"{g[0] / link[0]:.1f}x ({g[0]:.1f} s, peak {g[1] / 1024:.2f} GiB)", "yes" if g[0] / link[0] >= 4 else "no"])
             t.append(["provision >= 4x faster than GeoPandas", f"{g[0] / prov[0]:.1f}x", "yes" if g[0] / prov[0] >= 4 else "no"])
         table("Targets, x20", ["target", "measured", "met"], t)
+        codes, q = qr_results[20]
+        table("Targets (QR codes), x20", ["target", "measured", "met"], [
+            ["QR ZIP >= 5,000 codes/s per core", f"{codes / q[2]:,.0f} codes per CPU-second ({codes / q[0]:,.0f}/s wall on {os.cpu_count()} cores)",
+             "yes" if codes / q[2] >= 5000 else "no"],
+            ["QR ZIP peak <= 300 MB", f"{q[1] * 2**20 / 1e6:.0f} MB ({q[1]:.0f} MiB)", "yes" if q[1] * 2**20 <= 300e6 else "no"]])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages flyr needs that are missing. Usage: install-deps.sh build|test|bench
 set -euo pipefail
-build=(libgeos-dev libproj-dev libcairo2-dev libsqlite3-dev pkg-config)
-test=(gdal-bin python3-gdal poppler-utils postgresql postgresql-15-postgis-3 sqlite3 strace openssl)
+build=(libgeos-dev libproj-dev libcairo2-dev libpango1.0-dev libqrencode-dev zlib1g-dev libsqlite3-dev pkg-config
+       fonts-dejavu-core fonts-noto-core)
+test=(gdal-bin python3-gdal poppler-utils zbar-tools unzip postgresql postgresql-15-postgis-3 sqlite3 strace openssl)
 want=("${build[@]}")
 case "${1:-build}" in
   build) ;;

@@ -3,4 +3,7 @@
 #include <cairo/cairo.h>
 #include <cairo/cairo-svg.h>
 #include <cairo/cairo-pdf.h>
+/* Pango lays text out (shaping, kerning, font fallback) on the same cairo_t: one module, so
+   that cairo's types are the same types for both. */
+#include <pango/pangocairo.h>
 #endif

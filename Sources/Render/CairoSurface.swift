@@ -41,9 +41,9 @@ final class CairoSurface {
 
     deinit { cairo_surface_destroy(handle) }
 
-    /// An ARGB32 raster.
-    static func image(width: Int, height: Int) throws(RenderError) -> CairoSurface {
-        try CairoSurface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)), sink: nil, what: "image")
+    /// A raster, ARGB32 unless told.
+    static func image(format: cairo_format_t = CAIRO_FORMAT_ARGB32, width: Int, height: Int) throws(RenderError) -> CairoSurface {
+        try CairoSurface(cairo_image_surface_create(format, Int32(width), Int32(height)), sink: nil, what: "image")
     }
 
     /// An ARGB32 raster over pixels owned by someone else (`stride` bytes a row), who keeps
@@ -68,6 +68,15 @@ final class CairoSurface {
         let sink = ByteSink()
         let s = cairo_pdf_surface_create_for_stream(appendToSink, Unmanaged.passUnretained(sink).toOpaque(), width, height)!
         let surface = try CairoSurface(s, sink: sink, what: "PDF")
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "flyr")
+        if let title { cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title) }
+        return surface
+    }
+
+    /// A PDF written to the file at `path` page by page, each `width` × `height` points.
+    static func pdf(path: String, width: Double, height: Double, title: String?) throws(RenderError) -> CairoSurface {
+        let s = cairo_pdf_surface_create(path, width, height)!
+        let surface = try CairoSurface(s, sink: nil, what: "PDF file \(path)")
         cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "flyr")
         if let title { cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title) }
         return surface

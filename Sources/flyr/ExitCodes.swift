@@ -72,6 +72,11 @@ func reportAndExit(_ error: Error) -> Never {
     case let e as StyleError: (message, code) = (e.description, Exit.dataError)
     case let e as ViewError: (message, code) = (e.description, Exit.dataError)
     case let e as RenderError: (message, code) = (e.description, Exit.software)
+    case let e as QRError: (message, code) = (e.description, Exit.dataError)
+    case let e as PrintInputError: (message, code) = (e.description, Exit.dataError)
+    case let e as QRBaseURLError: (message, code) = (e.description, Exit.usage)
+    case let e as ZipError: (message, code) = (e.description, Exit.ioError)
+    case let e as TemplateError: (message, code) = (e.description, Exit.dataError)
     default: (message, code) = ("\(error)", Exit.software)
     }
     Log.error(message)

@@ -56,6 +56,8 @@ struct ProvisionCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the summary as JSON on stdout.")
     var json = false
     @OptionGroup var linker: LinkerFlags
+    @Option(name: .long, help: ArgumentHelp("Base of the QR links, BASE/q/SLUG (default https://flyrpro.app; later: flyr qr-base-url).", valueName: "url"))
+    var qrBaseURL: String?
 
     func validate() throws {
         if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
@@ -66,6 +68,7 @@ struct ProvisionCommand: ParsableCommand {
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "gpkg" else {
             throw ValidationError("-o takes a .gpkg file, e.g. -o campaign.gpkg")
         }
+        if let qrBaseURL { do { _ = try QRLink.checkedBase(qrBaseURL) } catch { throw ValidationError(error.description) } }
     }
 
     func run() throws {
@@ -88,6 +91,7 @@ struct ProvisionCommand: ParsableCommand {
             let fingerprint = ProvisionInput.fingerprint(name: name, type: type, settings: settings, bbox: input.loadOptions.bbox,
                                                          sources: try hashed.get(0))
             if let same = try Provisioner.unchangedCampaign(at: output, fingerprint: fingerprint) {
+                try setQRBaseURL()
                 report(same, seconds: seconds(since: start))
                 return
             }
@@ -127,6 +131,7 @@ struct ProvisionCommand: ParsableCommand {
         provisionInput.orientationJob = Self.orientationJob(footprints: footprints, buildings: buildings,
                                                             addresses: addresses, segments: segments)
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
+        try setQRBaseURL()
         report(summary, seconds: seconds(since: start))
         exitKeepingHeap(keeping: (loaded, links, provisionInput, summary))
     }
@@ -172,6 +177,14 @@ struct ProvisionCommand: ParsableCommand {
             trimHeap()
             return rows
         }
+    }
+
+    /// Stores --qr-base-url in the campaign, when given (checked in `validate()`).
+    private func setQRBaseURL() throws {
+        guard let qrBaseURL else { return }
+        let store = try CampaignStore(path: output)
+        try store.setQRBaseURL(qrBaseURL)
+        try store.close()
     }
 
     private func report(_ summary: ProvisionSummary, seconds: Double) {

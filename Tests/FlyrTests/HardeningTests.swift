@@ -189,6 +189,9 @@ import Testing
             ("features.geojson", ["features", campaign, "-o"]),
             ("mail.csv", ["export", campaign, "--csv"]),
             ("map.svg", ["render", campaign, "-o"]),
+            ("manifest.csv", ["export", campaign, "--vdp"]),
+            ("codes.zip", ["qr", campaign, "-o"]),
+            ("labels.pdf", ["print", campaign, "--labels", "avery-5160", "-o"]),
         ]
         for (name, args) in writers {
             let target = dir.appendingPathComponent(name).path

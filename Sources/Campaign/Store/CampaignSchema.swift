@@ -140,6 +140,10 @@ enum CampaignSchema {
             try GeoPackage.createSpatialIndexTriggers(db, table: "campaign_addresses")
         }
         m.registerMigration("005 geopackage 1.2", migrate: geoPackage12)
+        // The base of the campaign's QR links (BASE/q/SLUG); NULL means the default.
+        m.registerMigration("006 qr base url") { db in
+            try db.execute(sql: "ALTER TABLE campaigns ADD COLUMN qr_base_url TEXT")
+        }
         return m
     }
 

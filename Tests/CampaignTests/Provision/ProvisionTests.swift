@@ -154,6 +154,7 @@ import Geo
         try db.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS cur", arguments: [current])
             try db.inTransaction {
+                // The old file's columns only (later migrations add columns, e.g. 006 qr_base_url).
                 for t in ["campaigns", "buildings", "campaign_addresses", "segments", "building_address_links", "building_stats"] {
                     try Fixtures.copyRows(db, table: t, from: "cur")
                 }
