@@ -6,6 +6,9 @@ default) and a calibration table (confidence bucket -> share correct). Stdlib on
 Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration]"""
 import argparse, csv, glob, json, os, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import table  # noqa: E402  (the same table format as the timings)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
 
@@ -41,16 +44,6 @@ def link(case, extra, out):
     if p.returncode not in (0, 1):
         sys.exit(f"accuracy: {' '.join(cmd)} failed with exit {p.returncode}:\n{p.stderr}")
     return json.loads(p.stderr.strip().splitlines()[-1])["check"]["accuracy"], out
-
-
-def table(title, header, rows):
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda r: "| " + " | ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(r, widths))) + " |"
-    print(f"\n{title}\n")
-    print(line(header))
-    print("|" + "|".join("-" * (w + 1) + ("-" if i == 0 else ":") for i, w in enumerate(widths)) + "|")
-    for r in rows:
-        print(line(r))
 
 
 def calibration(links, truth):
