@@ -54,17 +54,14 @@ struct QRCommand: ParsableCommand {
         do {
             let sink = try QRSink(staged: staged)
             let pool = QRImagePool(format: format, style: qr.style(pixels: size),
-                                       threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-            var progress = Progress(total: total, what: "codes")
+                                   threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            let writer = QRBatchWriter(sink: sink, base: base, format: format, total: total)
+            // Nothing is discarded while a batch is still being written.
+            defer { writer.drain() }
             var batch: [PrintAddress] = []
             func flush() throws {
                 let images = try pool.images(of: batch.map { QRLink.url(base: base, slug: $0.slug!) })
-                for (a, image) in zip(batch, images) {
-                    let name = "\(a.slug!).\(format.rawValue)"
-                    try sink.add(name: name, data: image)
-                    try sink.manifest.append(VDPManifest.row(a, url: QRLink.url(base: base, slug: a.slug!), file: name))
-                }
-                progress.advance(batch.count)
+                try writer.write(Array(zip(batch, images)))
                 batch.removeAll(keepingCapacity: true)
             }
             try store.forEachPrintAddress { a in
@@ -72,14 +69,69 @@ struct QRCommand: ParsableCommand {
                 if batch.count == 256 { try flush() }
             }
             try flush()
+            try writer.finish()
             try store.close()
             try sink.finish()
             try staged.commit()
         } catch {
             staged.discard()
+            try? FileManager.default.removeItem(atPath: QRSink.manifestPath(staged))
             throw error
         }
         Log.info("flyr qr: \(total) codes (\(format.rawValue)) and manifest.csv in \(staged.target), \(LinkTable.format(seconds(since: start), 2)) s")
+    }
+}
+
+/// Writes made batches (images into the sink, rows into the manifest) on a thread of its own
+/// while the next batch is made; at most two batches wait. The first failure stops the writing
+/// and is thrown by the next `write` or by `finish`.
+final class QRBatchWriter: @unchecked Sendable {
+    private let sink: QRSink
+    private let base: String
+    private let format: QRImageFormat
+    private let queue = DispatchQueue(label: "flyr.qr.write")
+    private let slots = DispatchSemaphore(value: 2)
+    private let lock = NSLock()
+    private var failure: Error?
+    private var progress: Progress
+
+    init(sink: QRSink, base: String, format: QRImageFormat, total: Int) {
+        self.sink = sink
+        self.base = base
+        self.format = format
+        progress = Progress(total: total, what: "codes")
+    }
+
+    func write(_ batch: [(PrintAddress, Data)]) throws {
+        try check()
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            guard (lock.withLock { failure == nil }) else { return }
+            do {
+                for (a, image) in batch {
+                    let name = "\(a.slug!).\(format.rawValue)"
+                    try sink.add(name: name, data: image)
+                    try sink.manifest.append(VDPManifest.row(a, url: QRLink.url(base: base, slug: a.slug!), file: name))
+                }
+                progress.advance(batch.count)
+            } catch {
+                lock.withLock { failure = error }
+            }
+        }
+    }
+
+    /// Waits for the batches handed over.
+    func drain() { queue.sync {} }
+
+    /// Waits for the batches handed over; throws the first failure.
+    func finish() throws {
+        drain()
+        try check()
+    }
+
+    private func check() throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
     }
 }
 
@@ -93,15 +145,15 @@ final class QRSink {
 
     init(staged: StagedOutput) throws {
         self.staged = staged
-        if staged.isDirectory {
-            zip = nil
-            manifestPath = staged.staging + "/manifest.csv"
-        } else {
-            zip = try ZipWriter(path: staged.staging)
-            manifestPath = staged.staging + ".manifest"
-        }
+        zip = staged.isDirectory ? nil : try ZipWriter(path: staged.staging)
+        manifestPath = Self.manifestPath(staged)
         manifest = try TextFileWriter(path: manifestPath)
         try manifest.append(VDPManifest.header + "\n")
+    }
+
+    /// The manifest's file: in the directory, or beside the ZIP until it is copied in.
+    static func manifestPath(_ staged: StagedOutput) -> String {
+        staged.isDirectory ? staged.staging + "/manifest.csv" : staged.staging + ".manifest"
     }
 
     func add(name: String, data: Data) throws {

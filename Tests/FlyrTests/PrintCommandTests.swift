@@ -209,6 +209,9 @@ import Testing
         #expect(big.status == 65 && big.stderr.contains("qr") && big.stderr.contains("does not fit"), "\(big.stderr)")
         let missing = try CLI.run(["print", c, "--flyers", dir.appendingPathComponent("none.json").path, "-o", pdf])
         #expect(missing.status == 66)
+        // A failure while the codes are being made and written: no partial ZIP is left.
+        let small = try CLI.run(["qr", c, "-o", dir.appendingPathComponent("small.zip").path, "--size", "30"])
+        #expect(small.status == 65 && small.stderr.contains("needs a PNG of at least 37 px"), "\(small.stderr)")
         let db = try GeoPackage.open(c)
         try db.write { try $0.execute(sql: "UPDATE campaign_addresses SET qr_slug = NULL WHERE seq = 3") }
         try db.close()
