@@ -23,43 +23,8 @@ extension PostGISStore {
             bbox: bbox, sourceFiles: try r[10].decode(String.self), inputsSHA256: try r[11].decode(String?.self),
             overtureRelease: try r[12].decode(String?.self), createdAt: try r[13].decode(String.self), provisionedAt: try r[14].decode(String?.self)))
 
-        for row in try await db.rows("""
-            SELECT gers_id, ST_AsBinary(geom), height_m, levels, subtype, class, feature_status, address_count, is_multi_unit,
-                   names::text, sources::text
-            FROM buildings WHERE campaign_id = \(id) ORDER BY gers_id
-            """, "reading buildings") {
-            let r = row.makeRandomAccess()
-            let gers = try r[0].decode(String.self)
-            guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(wkb: try r[1].decode(Data.self)) else {
-                throw GeoPackageError.badGeometry("building \(gers) is not a polygon")
-            }
-            snap.buildings.append(BuildingRecord(
-                gersID: gers, polygons: ps, heightM: try r[2].decode(Double?.self), levels: try r[3].decode(Int?.self),
-                subtype: try r[4].decode(String?.self), buildingClass: try r[5].decode(String?.self), featureStatus: try r[6].decode(String.self),
-                addressCount: try r[7].decode(Int.self), isMultiUnit: try r[8].decode(Bool.self), names: try r[9].decode(String?.self),
-                sources: try r[10].decode(String?.self)))
-        }
-        for row in try await db.rows("""
-            SELECT gers_id, ST_AsBinary(geom), number, street, unit, postcode, postal_city, country, address_levels::text, sources::text,
-                   formatted, building_gers_id, match_method, confidence, distance_m, street_match, segment_gers_id, road_bearing,
-                   house_bearing, is_oriented, visited, scans, seq, qr_slug
-            FROM campaign_addresses WHERE campaign_id = \(id) ORDER BY gers_id
-            """, "reading addresses") {
-            let r = row.makeRandomAccess()
-            let gers = try r[0].decode(String.self)
-            guard case .point(let p) = try GeoPackageGeometry.decode(wkb: try r[1].decode(Data.self)) else {
-                throw GeoPackageError.badGeometry("address \(gers) is not a point")
-            }
-            func s(_ i: Int) throws -> String? { try r[i].decode(String?.self) }
-            snap.addresses.append(AddressRecord(
-                gersID: gers, point: p, number: try s(2), street: try s(3), unit: try s(4), postcode: try s(5), postalCity: try s(6),
-                country: try s(7), addressLevels: try s(8), sources: try s(9), formatted: try r[10].decode(String.self),
-                buildingGersID: try s(11), matchMethod: try r[12].decode(String.self), confidence: try r[13].decode(Double.self),
-                distanceM: try r[14].decode(Double.self), streetMatch: try r[15].decode(Bool.self), segmentGersID: try s(16),
-                roadBearing: try r[17].decode(Double?.self), houseBearing: try r[18].decode(Double?.self),
-                isOriented: try r[19].decode(Bool.self), visited: try r[20].decode(Bool.self), scans: try r[21].decode(Int.self),
-                seq: try r[22].decode(Int.self), qrSlug: try s(23)))
-        }
+        snap.buildings = try await buildingRecords(campaign: id)
+        snap.addresses = try await addressRecords(campaign: id)
         for row in try await db.rows("""
             SELECT gers_id, ST_AsBinary(geom), subtype, class, subclass, name, names::text, sources::text
             FROM segments WHERE campaign_id = \(id) ORDER BY gers_id
@@ -96,6 +61,55 @@ extension PostGISStore {
             snap.events.append(ScanEventRecord(eventID: e, gersID: g, addressID: a, qrSlug: q, scannedAt: at, userAgent: ua, ingestedAt: ing))
         }
         return snap
+    }
+
+    /// The campaign's buildings, by GERS id.
+    private func buildingRecords(campaign id: String) async throws -> [BuildingRecord] {
+        var out: [BuildingRecord] = []
+            for row in try await db.rows("""
+                SELECT gers_id, ST_AsBinary(geom), height_m, levels, subtype, class, feature_status, address_count, is_multi_unit,
+                       names::text, sources::text
+                FROM buildings WHERE campaign_id = \(id) ORDER BY gers_id
+                """, "reading buildings") {
+                let r = row.makeRandomAccess()
+                let gers = try r[0].decode(String.self)
+                guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(wkb: try r[1].decode(Data.self)) else {
+                    throw GeoPackageError.badGeometry("building \(gers) is not a polygon")
+                }
+                out.append(BuildingRecord(
+                    gersID: gers, polygons: ps, heightM: try r[2].decode(Double?.self), levels: try r[3].decode(Int?.self),
+                    subtype: try r[4].decode(String?.self), buildingClass: try r[5].decode(String?.self), featureStatus: try r[6].decode(String.self),
+                    addressCount: try r[7].decode(Int.self), isMultiUnit: try r[8].decode(Bool.self), names: try r[9].decode(String?.self),
+                    sources: try r[10].decode(String?.self)))
+            }
+        return out
+    }
+
+    /// The campaign's addresses, by GERS id.
+    private func addressRecords(campaign id: String) async throws -> [AddressRecord] {
+        var out: [AddressRecord] = []
+            for row in try await db.rows("""
+                SELECT gers_id, ST_AsBinary(geom), number, street, unit, postcode, postal_city, country, address_levels::text, sources::text,
+                       formatted, building_gers_id, match_method, confidence, distance_m, street_match, segment_gers_id, road_bearing,
+                       house_bearing, is_oriented, visited, scans, seq, qr_slug
+                FROM campaign_addresses WHERE campaign_id = \(id) ORDER BY gers_id
+                """, "reading addresses") {
+                let r = row.makeRandomAccess()
+                let gers = try r[0].decode(String.self)
+                guard case .point(let p) = try GeoPackageGeometry.decode(wkb: try r[1].decode(Data.self)) else {
+                    throw GeoPackageError.badGeometry("address \(gers) is not a point")
+                }
+                func s(_ i: Int) throws -> String? { try r[i].decode(String?.self) }
+                out.append(AddressRecord(
+                    gersID: gers, point: p, number: try s(2), street: try s(3), unit: try s(4), postcode: try s(5), postalCity: try s(6),
+                    country: try s(7), addressLevels: try s(8), sources: try s(9), formatted: try r[10].decode(String.self),
+                    buildingGersID: try s(11), matchMethod: try r[12].decode(String.self), confidence: try r[13].decode(Double.self),
+                    distanceM: try r[14].decode(Double.self), streetMatch: try r[15].decode(Bool.self), segmentGersID: try s(16),
+                    roadBearing: try r[17].decode(Double?.self), houseBearing: try r[18].decode(Double?.self),
+                    isOriented: try r[19].decode(Bool.self), visited: try r[20].decode(Bool.self), scans: try r[21].decode(Int.self),
+                    seq: try r[22].decode(Int.self), qrSlug: try s(23)))
+            }
+        return out
     }
 
     /// SQL for a timestamptz column as UTC ISO 8601 text (with milliseconds when `ms`).

@@ -214,6 +214,31 @@ public final class PostGISStore: Sendable {
             """,
                           "removing buildings that are gone")
 
+        try await writeAddresses(s)
+
+        try await insertBatches(s.segments, into: "segments", columns: "campaign_id, gers_id, geom, subtype, class, subclass, name, names, sources",
+                                row: "($::text, $::text, ST_GeomFromWKB($::bytea, 4326), $::text, $::text, $::text, $::text, $::jsonb, $::jsonb)",
+                                conflict: """
+                                    ON CONFLICT (campaign_id, gers_id) DO UPDATE SET geom = excluded.geom, subtype = excluded.subtype,
+                                      class = excluded.class, subclass = excluded.subclass, name = excluded.name, names = excluded.names,
+                                      sources = excluded.sources
+                                    """, what: "writing segments") { r, b in
+            b.append(c.id); b.append(r.gersID); try b.append(GeoPackageGeometry.lineString(r.line).wkb)
+            b.append(r.subtype); b.append(r.segmentClass); b.append(r.subclass); b.append(r.name)
+            b.append(r.names); b.append(r.sources)
+        }
+        try await db.rows("""
+            DELETE FROM segments t WHERE t.campaign_id = \(c.id)
+              AND NOT EXISTS (SELECT 1 FROM unnest(\(s.segments.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
+            """,
+                          "removing segments that are gone")
+
+        try await writeLinksAndFieldData(s)
+    }
+
+    /// The campaign's addresses: upserted (a slug already printed stays), those gone deleted.
+    private func writeAddresses(_ s: CampaignSnapshot) async throws {
+        let c = s.campaign
         try await requireSlugsFree(s)
         // A slug already printed (in the database) stays.
         try await insertBatches(s.addresses, into: "campaign_addresses", columns: """
@@ -245,25 +270,6 @@ public final class PostGISStore: Sendable {
               AND NOT EXISTS (SELECT 1 FROM unnest(\(s.addresses.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
             """,
                           "removing addresses that are gone")
-
-        try await insertBatches(s.segments, into: "segments", columns: "campaign_id, gers_id, geom, subtype, class, subclass, name, names, sources",
-                                row: "($::text, $::text, ST_GeomFromWKB($::bytea, 4326), $::text, $::text, $::text, $::text, $::jsonb, $::jsonb)",
-                                conflict: """
-                                    ON CONFLICT (campaign_id, gers_id) DO UPDATE SET geom = excluded.geom, subtype = excluded.subtype,
-                                      class = excluded.class, subclass = excluded.subclass, name = excluded.name, names = excluded.names,
-                                      sources = excluded.sources
-                                    """, what: "writing segments") { r, b in
-            b.append(c.id); b.append(r.gersID); try b.append(GeoPackageGeometry.lineString(r.line).wkb)
-            b.append(r.subtype); b.append(r.segmentClass); b.append(r.subclass); b.append(r.name)
-            b.append(r.names); b.append(r.sources)
-        }
-        try await db.rows("""
-            DELETE FROM segments t WHERE t.campaign_id = \(c.id)
-              AND NOT EXISTS (SELECT 1 FROM unnest(\(s.segments.map(\.gersID))::text[]) AS k(id) WHERE k.id = t.gers_id)
-            """,
-                          "removing segments that are gone")
-
-        try await writeLinksAndFieldData(s)
     }
 
     /// Refuses a campaign holding a QR slug that another campaign in the database holds: a slug

@@ -253,6 +253,8 @@ public final class GeoJSONReader<Feature: OvertureFeature> {
 
     /// Moves `pos` past one JSON value without validating it (the scanner does that later),
     /// counting newlines. Values that span chunks stay whole because `mark` is set.
+    /// The reader's innermost loop over every byte of a feature: its string, nesting and refill
+    /// paths share the loop's local cursor, so it is kept as one piece.
     private func captureValue() throws(InputError) {
         guard try input.ensure() else { throw truncated("expected a value") }
         let first = input.buffer[input.pos]

@@ -243,20 +243,7 @@ public struct Linker: Sendable {
             mark = now
         }
 
-        // Projection and the per-feature attributes on all cores, then tiling.
-        let ofBuildings = SlotResults<FeatureAttributes.OfBuildings>(count: 1)
-        let ofAddresses = SlotResults<FeatureAttributes.OfAddresses>(count: 1)
-        var alongside: [@Sendable () -> Void] = [{ ofBuildings.set(0, .success(FeatureAttributes.OfBuildings(buildings))) }]
-        if let prepared {
-            precondition(prepared.attributes.ids.count == addresses.count && prepared.attributes.frontage.count == segments.count,
-                         "AddressPreparation made from other addresses or segments")
-            ofAddresses.set(0, .success(prepared.attributes))
-        } else {
-            alongside.append { ofAddresses.set(0, .success(FeatureAttributes.OfAddresses(addresses, segments))) }
-        }
-        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: alongside,
-                                         workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
-        let attrs = FeatureAttributes(try ofBuildings.get(0), try ofAddresses.get(0))
+        let (layers, attrs) = try project(buildings: buildings, addresses: addresses, segments: segments, prepared: prepared)
         let tiles = TileGrid(layers: layers, tile: options.tileMeters, margin: options.effectiveTileMargin)
         phase("project")
 
@@ -312,6 +299,25 @@ public struct Linker: Sendable {
                           buildingOrderIndexes: byRank.map { Int32($0) },
                           projectedFootprints: options.keepsProjectedFootprints
                             ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
+    }
+
+    /// The three layers in metres on all cores, with the per-feature attributes worked out
+    /// beside them (the addresses' taken from `prepared` when given).
+    private func project(buildings: [Building], addresses: [Address], segments: [Segment],
+                         prepared: AddressPreparation?) throws -> (ProjectedLayers, FeatureAttributes) {
+        let ofBuildings = SlotResults<FeatureAttributes.OfBuildings>(count: 1)
+        let ofAddresses = SlotResults<FeatureAttributes.OfAddresses>(count: 1)
+        var alongside: [@Sendable () -> Void] = [{ ofBuildings.set(0, .success(FeatureAttributes.OfBuildings(buildings))) }]
+        if let prepared {
+            precondition(prepared.attributes.ids.count == addresses.count && prepared.attributes.frontage.count == segments.count,
+                         "AddressPreparation made from other addresses or segments")
+            ofAddresses.set(0, .success(prepared.attributes))
+        } else {
+            alongside.append { ofAddresses.set(0, .success(FeatureAttributes.OfAddresses(addresses, segments))) }
+        }
+        let layers = try ProjectedLayers(buildings: buildings, addresses: addresses, segments: segments, alongside: alongside,
+                                         workers: options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        return (layers, FeatureAttributes(try ofBuildings.get(0), try ofAddresses.get(0)))
     }
 
     /// A link as a tile decides it: the building by its global index (-1: none), no ids.
