@@ -45,6 +45,7 @@ struct ProvisionCommand: ParsableCommand {
     @Option(name: .long, help: "Campaign name.")
     var name: String
     @OptionGroup var input: InputOptions
+    @OptionGroup var list: RecipientOptions
     @Option(name: .long, help: ArgumentHelp("Territory (GeoJSON Polygon or MultiPolygon): its addresses and the buildings that intersect it.", valueName: "territory.geojson"))
     var within: String?
     @Option(name: .long, help: ArgumentHelp("Campaign type: \(types.joined(separator: ", ")).", valueName: "type"))
@@ -62,6 +63,7 @@ struct ProvisionCommand: ParsableCommand {
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty, e.g. --name \"Queens Village spring drop\"") }
         if within != nil && input.bbox != nil { throw ValidationError("give --bbox W,S,E,N or --within territory.geojson, not both") }
+        if within != nil && list.recipients != nil { throw ValidationError("give --within territory.geojson or --recipients list.csv, not both") }
         guard Self.types.contains(type) else { throw ValidationError("--type takes one of \(Self.types.joined(separator: ", "))") }
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "gpkg" else {
             throw ValidationError("-o takes a .gpkg file, e.g. -o campaign.gpkg")
@@ -84,6 +86,12 @@ struct ProvisionCommand: ParsableCommand {
                 throw InputError(.fileNotFound, file: within, detail: "no such territory file")
             }
             territoryHash = ";territory=\(h)"
+        }
+        if let recipients = list.recipients {
+            guard let h = SourceFile(layer: "recipients", path: recipients).sha256 else {
+                throw InputError(.fileNotFound, file: recipients, detail: "no such recipient list")
+            }
+            territoryHash += ";recipients=\(h)" + (list.columns.map { ";columns=\($0)" } ?? "")
         }
         let settings = linker.settings + territoryHash
         // A campaign already in place may hold these very inputs: fingerprint them first, and
@@ -117,6 +125,19 @@ struct ProvisionCommand: ParsableCommand {
             loaded.addresses.features = chosen.addresses
             keepBuildings = Set(chosen.buildings.map(\.id))
         }
+        // With a recipient list: the addresses matched with confidence, each once, and the
+        // buildings they link to.
+        var recipients: [CampaignRecipient] = []
+        if let matches = try list.match(loaded.addresses.features, force: force, command: "flyr provision") {
+            let all = loaded.addresses.features, header = matches.table.header
+            for (i, row) in matches.table.rows.enumerated() {
+                guard let a = matches.matchedAddress(i) else { continue }
+                recipients.append(CampaignRecipient(addressID: all[a].id, line: matches.table.lines[i],
+                                                    fields: zip(header, row).map { .init(name: $0, value: $1) }))
+            }
+            loaded.addresses.features = Set(matches.results.indices.compactMap(matches.matchedAddress)).sorted().map { all[$0] }
+            keepBuildings = []
+        }
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
         var options = linker.options
         options.keepsProjectedFootprints = true
@@ -141,6 +162,7 @@ struct ProvisionCommand: ParsableCommand {
         var provisionInput = ProvisionInput(
             name: name, type: type, buildings: buildings, addresses: addresses, segments: segments, links: links,
             sources: sources, bbox: input.loadOptions.bbox, settings: settings)
+        provisionInput.recipients = recipients
         provisionInput.orientationJob = {
             Log.info("flyr provision: orienting (beside the writing)")
             // Only the linked buildings' footprints are read: the orphans' go first. The workers

@@ -2,6 +2,28 @@ import Foundation
 import GRDB
 import Geo
 
+/// A row of a recipient list matched to a campaign address: its line in the list and its
+/// columns as (name, value) in the list's order, carried to the exports.
+public struct CampaignRecipient: Sendable, Equatable {
+    public var addressID: String
+    public var line: Int
+    public var fields: [Field]
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) { self.name = name; self.value = value }
+    }
+
+    public init(addressID: String, line: Int, fields: [Field]) {
+        self.addressID = addressID; self.line = line; self.fields = fields
+    }
+
+    /// The fields as a JSON array of [name, value] pairs.
+    var fieldsJSON: String {
+        "[" + fields.map { "[\(LinkTable.jsonString($0.name)),\(LinkTable.jsonString($0.value))]" }.joined(separator: ",") + "]"
+    }
+}
+
 /// One input file of a campaign, fingerprinted.
 public struct SourceFile: Sendable, Equatable {
     public var layer: String
@@ -27,6 +49,8 @@ public struct ProvisionInput: Sendable {
     public var buildings: [Building]
     public var addresses: [Address]
     public var segments: [Segment]
+    /// The recipient list's rows, when the campaign was made from one (an address may have several).
+    public var recipients: [CampaignRecipient] = []
     public var links: LinkResult
     /// The road each address faces: rows sorted by address id, as `Orienter.orientAddresses`
     /// gives them; an address without a row, or whose row has no orientation, is not oriented.
@@ -242,6 +266,9 @@ public enum Provisioner {
         for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
         for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
         try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
+        try db.execute(sql: "DELETE FROM campaign_recipients WHERE campaign_id = ?", arguments: [campaignID])
+        let recipient = try db.makeStatement(sql: "INSERT INTO campaign_recipients (campaign_id, address_gers_id, line, fields) VALUES (?, ?, ?, ?)")
+        for r in input.recipients { try recipient.execute(arguments: [campaignID, r.addressID, r.line, r.fieldsJSON]) }
         // Indexes on building ids and QR slugs take rows in random key order: sorted once at
         // the end instead of updated row by row.
         for index in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }

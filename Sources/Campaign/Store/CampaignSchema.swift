@@ -140,6 +140,19 @@ enum CampaignSchema {
             try GeoPackage.createSpatialIndexTriggers(db, table: "campaign_addresses")
         }
         m.registerMigration("005 geopackage 1.2", migrate: geoPackage12)
+        m.registerMigration("006 recipients") { db in
+            try db.execute(sql: """
+                CREATE TABLE campaign_recipients (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                  address_gers_id TEXT NOT NULL,
+                  line INTEGER NOT NULL,
+                  fields TEXT NOT NULL);
+                CREATE INDEX campaign_recipients_address ON campaign_recipients(address_gers_id);
+                """)
+            try GeoPackage.registerAttributeTable(db, table: "campaign_recipients",
+                                                  description: "Rows of the recipient list, by the address each was matched to")
+        }
         return m
     }
 
