@@ -33,7 +33,7 @@ public struct AddressBook: Sendable {
 
     /// The street keys one spelling correction away from `key`: one alphabetic word of 4
     /// letters or more replaced by a word of the extract's streets (or a street-type word such
-    /// as "street") within `EditDistance.allowed` edits. Numbers are never corrected.
+    /// as "street", or a direction) within `EditDistance.allowed` edits. Numbers are never corrected.
     func corrections(of key: String) -> [String] {
         let tokens = key.split(separator: " ").map(String.init)
         var found: Set<String> = []
@@ -44,7 +44,7 @@ public struct AddressBook: Sendable {
             for w in words where abs(w.count - t.count) <= allowed && EditDistance.within(bytes, Array(w.utf8), allowed) {
                 replacements.append(w)
             }
-            for (long, short) in StreetName.suffixes where long.count >= 4 && abs(long.count - t.count) <= allowed
+            for (long, short) in StreetName.suffixes.merging(StreetName.directionals, uniquingKeysWith: { a, _ in a }) where long.count >= 4 && abs(long.count - t.count) <= allowed
                 && EditDistance.within(bytes, Array(long.utf8), allowed) {
                 replacements.append(short)
             }

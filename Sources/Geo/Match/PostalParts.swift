@@ -59,6 +59,9 @@ public struct StreetLine: Sendable, Equatable {
     public var street: String?
     public var unit: String?
 
+    /// Words that belong to the house number before them ("214-39 Rear").
+    static let numberWords: Set<String> = ["rear", "front"]
+
     public init(number: String?, street: String?, unit: String?) {
         self.number = number; self.street = street; self.unit = unit
     }
@@ -75,6 +78,7 @@ public struct StreetLine: Sendable, Equatable {
             var n = String(first)
             words.removeFirst()
             if let f = words.first, f.contains("/"), startsWithDigit(f) { n += " " + f; words.removeFirst() }
+            if words.count > 1, let f = words.first, Self.numberWords.contains(f.lowercased()) { n += " " + f; words.removeFirst() }
             number = n
         } else if findNumber, words.count > 1, let last = words.last, startsWithDigit(last) {
             number = String(last)

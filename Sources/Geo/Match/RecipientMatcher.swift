@@ -51,12 +51,13 @@ public struct RecipientMatcher {
     /// The best candidate must beat the next by this much to be taken.
     static let margin = 0.02
     private var streetMemo: [String: (keys: [String], corrected: Bool)] = [:]
+    private var streetKeys = TextMemo<String?>()
 
     public init(book: AddressBook) { self.book = book }
 
     public mutating func match(_ r: Recipient) -> RowMatch {
         if r.badPoint { return .review(.badCoordinates, detail: "lat/lon is not a valid latitude and longitude", candidates: []) }
-        guard let streetText = r.street, let key = StreetName.normalize(streetText) else {
+        guard let streetText = r.street, let key = streetKeys.value(streetText, StreetName.normalize) else {
             return .review(.noStreet, detail: "the row gives no street", candidates: [])
         }
         guard let numberText = r.number, let number = HouseNumber(numberText) else {

@@ -88,6 +88,7 @@ struct RecipientMatcherTests {
         #expect(StreetLine("94-10 212th St Apt 2") == StreetLine(number: "94-10", street: "212th St", unit: "Apt 2"))
         #expect(StreetLine("12 1/2 Main Street #4") == StreetLine(number: "12 1/2", street: "Main Street", unit: "#4"))
         #expect(StreetLine("Hauptstraße 5") == StreetLine(number: "5", street: "Hauptstraße", unit: nil))
+        #expect(StreetLine("214-39 Rear Jamaica Ave") == StreetLine(number: "214-39 Rear", street: "Jamaica Ave", unit: nil))
         #expect(StreetName.normalize("Hauptstraße") == "haupt st" && StreetName.normalize("Haupt Str.") == "haupt st")
         #expect(StreetName.normalize("Hauptstr.") == "haupt st" && StreetName.normalize("Rue de l'Église") == "rue de leglise")
         #expect(StreetName.normalize("West 73rd Street") == StreetName.normalize("W 73 St"))
@@ -102,6 +103,8 @@ struct RecipientMatcherTests {
         #expect(EditDistance.distance(Array("".utf8), Array("abc".utf8)) == 3)
         #expect(Self.book.corrections(of: "vandervere st") == ["vanderveer st"])
         #expect(Self.book.corrections(of: "216 st").isEmpty)
+        let south = AddressBook([Address(id: "a", point: Coord(0, 0), number: "1", street: "Service Road South")])
+        #expect(south.corrections(of: "svc rd sotuh") == ["svc rd s"])
     }
 }
 
