@@ -1,3 +1,5 @@
+import Foundation
+
 /// The addresses of an extract indexed the way a recipient list is looked up: by normalised
 /// street (`StreetName.normalize`), then by house-number key (`HouseNumber.key`).
 public struct AddressBook: Sendable {
@@ -9,16 +11,19 @@ public struct AddressBook: Sendable {
     /// By address: its `HouseNumber.written`, unit key and postcode, worked out once.
     var written: [String] = []
     var units: [String?] = []
+    /// By address: its city's key (`postal_city`, else the second of `address_levels`).
+    var cities: [String?] = []
 
     public init(_ addresses: [Address]) {
         self.addresses = addresses
         let keys = StreetName.keys(of: addresses)
         var numbers = TextMemo<HouseNumber?>()
-        var wordSet: Set<String> = []
+        var wordSet: Set<String> = [], levelCities = TextMemo<String?>()
         written.reserveCapacity(addresses.count); units.reserveCapacity(addresses.count)
         for (i, a) in addresses.enumerated() {
             let n = a.number.flatMap { numbers.value($0, HouseNumber.init) }
             written.append(n?.written ?? ""); units.append(UnitKey.make(a.unit))
+            cities.append(a.postalCity.flatMap(StreetName.normalize) ?? a.addressLevelsJSON.flatMap { levelCities.value($0, Self.city) })
             guard let key = keys[i], let n else { continue }
             if streets[key] == nil {
                 for w in key.split(separator: " ") where w.count >= 4 && w.allSatisfy({ $0.isLetter }) { wordSet.insert(String(w)) }
@@ -26,6 +31,12 @@ public struct AddressBook: Sendable {
             streets[key, default: [:]][n.key, default: []].append(Int32(i))
         }
         words = wordSet.sorted()
+    }
+
+    /// The key of the city in `address_levels` ([{"value": region}, {"value": city}, …]).
+    static func city(_ levelsJSON: String) -> String? {
+        guard let levels = try? JSONSerialization.jsonObject(with: Data(levelsJSON.utf8)) as? [[String: Any]], levels.count > 1 else { return nil }
+        return StreetName.normalize(levels[1]["value"] as? String)
     }
 
     /// How many distinct streets.

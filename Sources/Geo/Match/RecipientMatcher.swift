@@ -126,7 +126,7 @@ public struct RecipientMatcher {
             let a = book.addresses[c.address]
             var s = c.score
             if let p = r.postcode, let q = a.postcode, !q.isEmpty { s *= p.prefix(5) == q.prefix(5) ? 1 : 0.8 }
-            if let city, let ac = addressCity(a), ac != city { s *= 0.99 }
+            if let city, let ac = book.cities[c.address], ac != city { s *= 0.99 }
             return .init(address: c.address, score: s)
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.address < $1.address }
@@ -150,14 +150,6 @@ public struct RecipientMatcher {
             return .review(.ambiguous, detail: "\(scored.count) addresses fit equally well", candidates: top(scored))
         }
         return .matched(address: c.address, score: c.score, how: how)
-    }
-
-    private func addressCity(_ a: Address) -> String? {
-        if let c = a.postalCity { return StreetName.normalize(c) }
-        // address_levels is [{"value": region}, {"value": city}, …]: the second value.
-        guard let json = a.addressLevelsJSON, let data = json.data(using: .utf8),
-              let levels = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]], levels.count > 1 else { return nil }
-        return StreetName.normalize(levels[1]["value"] as? String)
     }
 
     /// The three addresses of the streets whose numbers are nearest `number` (by numeric value).
