@@ -69,6 +69,35 @@ struct RecipientMatcherTests {
         #expect(m.matchedCSV().split(separator: "\n")[1].contains(",3,94-29 Vanderveer St"))
     }
 
+    /// Units, ranges and coordinates on a made-up street: two flats at 5, houses 10 and 12,
+    /// and 20 Main Street in two towns.
+    @Test func unitsRangesAndCoordinates() {
+        let book = AddressBook([
+            Address(id: "5-1", point: Coord(0, 0), number: "5", street: "Main Street", unit: "Apt 1"),
+            Address(id: "5-2", point: Coord(0, 0), number: "5", street: "Main Street", unit: "Apt 2"),
+            Address(id: "10", point: Coord(0.001, 0), number: "10", street: "Main Street"),
+            Address(id: "12", point: Coord(0.002, 0), number: "12", street: "Main Street"),
+            Address(id: "20a", point: Coord(0.01, 0), number: "20", street: "Main Street", postcode: "11111"),
+            Address(id: "20b", point: Coord(0.05, 0), number: "20", street: "Main Street", postcode: "22222"),
+        ])
+        var m = RecipientMatcher(book: book)
+        func outcome(_ r: Recipient) -> String {
+            switch m.match(r) {
+            case let .matched(a, _, how): "\(book.addresses[a].id) \(how.rawValue)"
+            case let .review(why, _, c): "\(why.rawValue)/\(c.count)"
+            }
+        }
+        #expect(outcome(Recipient(number: "5", street: "Main St", unit: "#2")) == "5-2 exact")
+        #expect(outcome(Recipient(number: "5", street: "Main St")) == "ambiguous/2")
+        #expect(outcome(Recipient(number: "5", street: "Main St", unit: "Apt 9")) == "unit_not_found/0")
+        #expect(outcome(Recipient(number: "10", street: "Main St", unit: "Apt 3")) == "10 exact")
+        #expect(outcome(Recipient(number: "12-14", street: "Main St")) == "12 range")
+        #expect(outcome(Recipient(number: "10-12", street: "Main St")) == "ambiguous/2")
+        #expect(outcome(Recipient(number: "20", street: "Main St")) == "ambiguous/2")
+        #expect(outcome(Recipient(number: "20", street: "Main St", postcode: "22222")) == "20b tie_break")
+        #expect(outcome(Recipient(number: "20", street: "Main St", point: Coord(0.0101, 0))) == "20a tie_break")
+    }
+
     @Test(arguments: [
         ("94-10", "9410", "94-10", nil), ("9410", "9410", "9410", nil), ("12A", "12a", "12a", nil),
         ("12 a", "12a", "12 a", nil), ("12 1/2", "12 1/2", "12 1/2", nil), ("10-14", "1014", "10-14", 10...14),
