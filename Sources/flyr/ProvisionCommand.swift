@@ -45,6 +45,7 @@ struct ProvisionCommand: ParsableCommand {
     @Option(name: .long, help: "Campaign name.")
     var name: String
     @OptionGroup var input: InputOptions
+    @OptionGroup var list: RecipientOptions
     @Option(name: .long, help: ArgumentHelp("Territory (GeoJSON Polygon or MultiPolygon): its addresses and the buildings that intersect it.", valueName: "territory.geojson"))
     var within: String?
     @Option(name: .long, help: ArgumentHelp("Campaign type: \(types.joined(separator: ", ")).", valueName: "type"))
@@ -64,6 +65,7 @@ struct ProvisionCommand: ParsableCommand {
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--name must not be empty, e.g. --name \"Queens Village spring drop\"") }
         if within != nil && input.bbox != nil { throw ValidationError("give --bbox W,S,E,N or --within territory.geojson, not both") }
+        if within != nil && list.recipients != nil { throw ValidationError("give --within territory.geojson or --recipients list.csv, not both") }
         guard Self.types.contains(type) else { throw ValidationError("--type takes one of \(Self.types.joined(separator: ", "))") }
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "gpkg" else {
             throw ValidationError("-o takes a .gpkg file, e.g. -o campaign.gpkg")
@@ -103,7 +105,8 @@ struct ProvisionCommand: ParsableCommand {
         // 60 MiB (1,460 and 1,484 MiB against 1,401-1,424 MiB), for 0.3 s.
         var loaded = try LoadedInputs.load(input, alongside: hashWhileReading)
         let sources = try hashed.get(0)
-        let keepBuildings = try narrowToTerritory(&loaded)
+        var keepBuildings = try narrowToTerritory(&loaded)
+        let recipients = try narrowToRecipients(&loaded, keepBuildings: &keepBuildings)
         Log.info("flyr provision: linking \(loaded.addresses.features.count) addresses to \(loaded.buildings.features.count) buildings")
         var options = linker.options
         options.keepsProjectedFootprints = true
@@ -128,6 +131,7 @@ struct ProvisionCommand: ParsableCommand {
         var provisionInput = ProvisionInput(
             name: name, type: type, buildings: buildings, addresses: addresses, segments: segments, links: links,
             sources: sources, bbox: input.loadOptions.bbox, settings: settings)
+        provisionInput.recipients = recipients
         provisionInput.orientationJob = Self.orientationJob(footprints: footprints, buildings: buildings,
                                                             addresses: addresses, segments: segments)
         let summary = try Provisioner.provision(provisionInput, at: output) { Log.info("flyr provision: \($0)") }
@@ -139,11 +143,37 @@ struct ProvisionCommand: ParsableCommand {
     /// The linker's settings, and the territory's hash when there is one (a fingerprint of
     /// what changes the campaign).
     private func settingsWithTerritory() throws -> String {
-        guard let within else { return linker.settings }
-        guard let h = SourceFile(layer: "territory", path: within).sha256 else {
-            throw InputError(.fileNotFound, file: within, detail: "no such territory file")
+        var settings = linker.settings
+        if let within {
+            guard let h = SourceFile(layer: "territory", path: within).sha256 else {
+                throw InputError(.fileNotFound, file: within, detail: "no such territory file")
+            }
+            settings += ";territory=\(h)"
         }
-        return linker.settings + ";territory=\(h)"
+        if let recipients = list.recipients {
+            guard let h = SourceFile(layer: "recipients", path: recipients).sha256 else {
+                throw InputError(.fileNotFound, file: recipients, detail: "no such recipient list")
+            }
+            settings += ";recipients=\(h)" + (list.columns.map { ";columns=\($0)" } ?? "")
+        }
+        return settings
+    }
+
+    /// With a recipient list: the addresses matched with confidence, each once, and no other
+    /// buildings kept than those they link to; returns the list's rows by address. Empty
+    /// without a list.
+    private func narrowToRecipients(_ loaded: inout LoadedInputs, keepBuildings: inout Set<String>?) throws -> [CampaignRecipient] {
+        guard let matches = try list.match(loaded.addresses.features, force: force, command: "flyr provision") else { return [] }
+        var recipients: [CampaignRecipient] = []
+        let all = loaded.addresses.features, header = matches.table.header
+        for (i, row) in matches.table.rows.enumerated() {
+            guard let a = matches.matchedAddress(i) else { continue }
+            recipients.append(CampaignRecipient(addressID: all[a].id, line: matches.table.lines[i],
+                                                fields: zip(header, row).map { .init(name: $0, value: $1) }))
+        }
+        loaded.addresses.features = Set(matches.results.indices.compactMap(matches.matchedAddress)).sorted().map { all[$0] }
+        keepBuildings = []
+        return recipients
     }
 
     /// With a territory: its addresses, to be linked against every building read (a house may

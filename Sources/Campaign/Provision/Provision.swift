@@ -27,6 +27,8 @@ public struct ProvisionInput: Sendable {
     public var buildings: [Building]
     public var addresses: [Address]
     public var segments: [Segment]
+    /// The recipient list's rows, when the campaign was made from one (an address may have several).
+    public var recipients: [CampaignRecipient] = []
     public var links: LinkResult
     /// The road each address faces: rows sorted by address id, as `Orienter.orientAddresses`
     /// gives them; an address without a row, or whose row has no orientation, is not oriented.

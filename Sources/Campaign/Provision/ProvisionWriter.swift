@@ -14,6 +14,7 @@ extension Provisioner {
         let kept = try keptFieldData(db)
         try writeCampaignRow(db, input, campaignID: campaignID)
         try clearCampaign(db, campaignID: campaignID)
+        try writeRecipients(db, input, campaignID: campaignID)
         // The CHECK constraints are `column IN (list)`, which SQLite evaluates by building a
         // temporary index on every row; the values written here come from Swift enums
         // (LinkMethod, the two feature statuses), so the checks are off for the bulk rows.
@@ -99,7 +100,13 @@ extension Provisioner {
                              sources, input.fingerprint, now, now])
     }
 
-    /// Empties the feature tables and the campaign's links, with the R-tree triggers and the
+    /// The recipient list's rows, when the campaign was made from one.
+    static func writeRecipients(_ db: Database, _ input: ProvisionInput, campaignID: String) throws {
+        let recipient = try db.makeStatement(sql: "INSERT INTO campaign_recipients (campaign_id, address_gers_id, line, fields) VALUES (?, ?, ?, ?)")
+        for r in input.recipients { try recipient.execute(arguments: [campaignID, r.addressID, r.line, r.fieldsJSON]) }
+    }
+
+    /// Empties the feature tables and the campaign's links (and recipients), with the R-tree triggers and the
     /// lookup indexes off: indexes on building ids and QR slugs take rows in random key order,
     /// so they are sorted once at the end instead of updated row by row.
     static func clearCampaign(_ db: Database, campaignID: String) throws {
@@ -107,6 +114,7 @@ extension Provisioner {
         for t in tables { try GeoPackage.dropSpatialIndexTriggers(db, table: t) }
         for t in tables { try db.execute(sql: "DELETE FROM \(t)") }
         try db.execute(sql: "DELETE FROM building_address_links WHERE campaign_id = ?", arguments: [campaignID])
+        try db.execute(sql: "DELETE FROM campaign_recipients WHERE campaign_id = ?", arguments: [campaignID])
         for index in lookupIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
     }
 

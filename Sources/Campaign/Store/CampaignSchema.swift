@@ -144,6 +144,19 @@ enum CampaignSchema {
         m.registerMigration("006 qr base url") { db in
             try db.execute(sql: "ALTER TABLE campaigns ADD COLUMN qr_base_url TEXT")
         }
+        m.registerMigration("007 recipients") { db in
+            try db.execute(sql: """
+                CREATE TABLE campaign_recipients (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+                  address_gers_id TEXT NOT NULL,
+                  line INTEGER NOT NULL,
+                  fields TEXT NOT NULL);
+                CREATE INDEX campaign_recipients_address ON campaign_recipients(address_gers_id);
+                """)
+            try GeoPackage.registerAttributeTable(db, table: "campaign_recipients",
+                                                  description: "Rows of the recipient list, by the address each was matched to")
+        }
         return m
     }
 

@@ -109,27 +109,53 @@ public final class CampaignStore {
 
     public static let exportHeader = "seq,address_id,formatted,number,street,unit,city,region,postcode,country,building_gers_id,match_method,status,visited,scans,qr_slug,lon,lat"
 
-    /// One row per address for mail merge and printing, in walking order (seq).
+    /// One row per address for mail merge and printing, in walking order (seq). A campaign made
+    /// from a recipient list has one row per recipient instead (an address with two has two),
+    /// with `recipient_line` and the list's columns after the address's.
     public func exportCSV() throws -> String {
         try db.read { db in
+            let listColumns = try Self.recipientColumns(db)
+            let withList = !listColumns.isEmpty
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT a.*, coalesce(s.status, '') AS status FROM campaign_addresses a
-                LEFT JOIN building_stats s ON s.gers_id = a.building_gers_id ORDER BY a.seq
+                SELECT a.*, coalesce(s.status, '') AS status\(withList ? ", r.line AS recipient_line, r.fields AS recipient_fields" : "")
+                FROM campaign_addresses a LEFT JOIN building_stats s ON s.gers_id = a.building_gers_id
+                \(withList ? "LEFT JOIN campaign_recipients r ON r.address_gers_id = a.gers_id ORDER BY a.seq, r.line" : "ORDER BY a.seq")
                 """)
-            var out = Self.exportHeader + "\n"
+            var out = Self.exportHeader + (withList ? ",recipient_line," + listColumns.map(LinkTable.csvField).joined(separator: ",") : "") + "\n"
             while let r = try rows.next() {
                 guard case .point(let p) = try GeoPackageGeometry.decode(r["geom"]) else { continue }
                 let levels = AddressFormat.levelValues(r["address_levels"])
                 let city: String? = (r["postal_city"] as String?) ?? (levels.count > 1 ? levels[1] : nil)
-                let fields: [String?] = [
+                var fields: [String?] = [
                     String(r["seq"] as Int), r["gers_id"], r["formatted"], r["number"], r["street"], r["unit"], city,
                     levels.first, r["postcode"], r["country"], r["building_gers_id"], r["match_method"], r["status"],
                     (r["visited"] as Bool) ? "true" : "false", String(r["scans"] as Int), r["qr_slug"], "\(p.x)", "\(p.y)",
                 ]
+                if withList {
+                    let values = Dictionary(Self.pairs(r["recipient_fields"]), uniquingKeysWith: { a, _ in a })
+                    fields.append((r["recipient_line"] as Int?).map(String.init))
+                    fields += listColumns.map { values[$0] }
+                }
                 out += fields.map { LinkTable.csvField($0 ?? "") }.joined(separator: ",") + "\n"
             }
             return out
         }
+    }
+
+    /// The recipient list's column names, in the list's order; none for a campaign without a list.
+    static func recipientColumns(_ db: Database) throws -> [String] {
+        guard try db.tableExists("campaign_recipients") else { return [] }
+        var names: [String] = [], seen: Set<String> = []
+        for json in try String.fetchAll(db, sql: "SELECT fields FROM campaign_recipients ORDER BY line") {
+            for (name, _) in pairs(json) where seen.insert(name).inserted { names.append(name) }
+        }
+        return names
+    }
+
+    /// The [name, value] pairs of a stored recipient row.
+    static func pairs(_ json: String?) -> [(String, String)] {
+        guard let json, let a = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]] else { return [] }
+        return a.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 }
 

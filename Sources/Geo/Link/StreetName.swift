@@ -1,5 +1,8 @@
-/// Street names reduced to a comparable key: case and punctuation folded, the common suffixes
-/// and directionals abbreviated ("North 204th Street" and "N 204th St." give "n 204th st").
+import Foundation
+
+/// Street names reduced to a comparable key: case, accents and punctuation folded, the common
+/// suffixes and directionals abbreviated, ordinals written as plain numbers ("North 204th
+/// Street" and "N 204 St." give "n 204 st"; "Hauptstraße" and "Haupt Str." give "haupt st").
 /// An empty or missing name has no key (nil).
 public enum StreetName {
     public static func normalize(_ name: String?) -> String? {
@@ -7,7 +10,9 @@ public enum StreetName {
         if name.utf8.allSatisfy({ $0 < 0x80 }) { return map(asciiTokens(name)) }
         var tokens: [String] = []
         var current = ""
-        for ch in name.lowercased() {
+        let folded = name.replacingOccurrences(of: "ß", with: "ss").replacingOccurrences(of: "ẞ", with: "ss")
+            .folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        for ch in folded.lowercased() {
             if ch.isLetter || ch.isNumber {
                 current.append(ch)
             } else if ch == "'" || ch == "’" || ch == "." {
@@ -58,8 +63,10 @@ public enum StreetName {
 
     static func map(_ tokens: [String]) -> String? {
         guard !tokens.isEmpty else { return nil }
+        let tokens = tokens.flatMap(splitCompound)
         let mapped = tokens.enumerated().map { (i, t) -> String in
             if let s = suffixes[t] { return s }
+            if let n = cardinal(t) { return n }
             // Directionals only as a first or last word, so "East End Avenue" keeps its name.
             if i == 0 || i == tokens.count - 1, let d = directionals[t] { return d }
             return t
@@ -67,7 +74,28 @@ public enum StreetName {
         return mapped.joined(separator: " ")
     }
 
+    /// "73rd" → "73", "1st" → "1": digits followed by an English ordinal ending; nil otherwise.
+    static func cardinal(_ t: String) -> String? {
+        let u = t.utf8
+        guard u.count >= 3, let first = u.first, first >= 48, first <= 57 else { return nil }
+        let end = String(t.suffix(2))
+        guard ["st", "nd", "rd", "th"].contains(end) else { return nil }
+        let digits = t.dropLast(2)
+        return digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ? String(digits) : nil
+    }
+
+    /// A German compound split off its street word: "hauptstrasse" and "hauptstr" → ["haupt",
+    /// "strasse"/"str"]; any other token as it is.
+    static func splitCompound(_ t: String) -> [String] {
+        for end in ["strasse", "str"] where t.count >= end.count + 3 && t.hasSuffix(end) {
+            let stem = String(t.dropLast(end.count))
+            if stem.utf8.allSatisfy({ $0 >= 97 && $0 <= 122 }) { return [stem, end] }
+        }
+        return [t]
+    }
+
     static let suffixes: [String: String] = [
+        "strasse": "st",
         "street": "st", "str": "st", "avenue": "ave", "av": "ave", "avn": "ave", "road": "rd",
         "drive": "dr", "drv": "dr", "court": "ct", "crt": "ct", "lane": "ln", "place": "pl",
         "boulevard": "blvd", "boul": "blvd", "blv": "blvd", "terrace": "ter", "terr": "ter",

@@ -40,9 +40,10 @@ import Testing
 }
 
 @Suite struct StreetNameTests {
-    @Test(arguments: [("North 204th Street", "n 204th st"), ("N. 204TH ST", "n 204th st"), ("O'Connor Avenue", "oconnor ave"),
+    @Test(arguments: [("North 204th Street", "n 204 st"), ("N. 204TH ST", "n 204 st"), ("O'Connor Avenue", "oconnor ave"),
                       ("East End Avenue", "e end ave"), ("Avenue of the Americas", "ave of the americas"), ("  ", nil),
-                      ("Rue Saint-Étienne", "rue saint étienne"), ("Hillside Ave  Eb", "hillside ave eb")])
+                      ("Rue Saint-Étienne", "rue saint etienne"), ("Hillside Ave  Eb", "hillside ave eb"),
+                      ("Hauptstraße", "haupt st"), ("Haupt Str.", "haupt st"), ("1st Avenue", "1 ave"), ("Forest Avenue", "forest ave")])
     func normalizes(_ name: String, _ key: String?) {
         #expect(StreetName.normalize(name) == key)
     }
