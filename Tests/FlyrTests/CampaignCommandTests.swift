@@ -201,7 +201,9 @@ enum CampaignContent {
                 let sql: String
                 if t.hasPrefix("rtree_"), t.hasSuffix("_geom") {
                     let table = String(t.dropFirst(6).dropLast(5))
-                    sql = "SELECT quote(f.gers_id), r.minx, r.maxx, r.miny, r.maxy FROM \(t) r LEFT JOIN \(table) f ON f.fid = r.id"
+                    // Rows by their feature's stable key (turfs have turf_id, the other layers gers_id).
+                    let key = table == "turfs" ? "turf_id" : "gers_id"
+                    sql = "SELECT quote(f.\(key)), r.minx, r.maxx, r.miny, r.maxy FROM \(t) r LEFT JOIN \(table) f ON f.fid = r.id"
                 } else {
                     let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(t))").map { $0["name"] as String }
                         .filter { !varying.contains($0) }

@@ -157,6 +157,25 @@ enum CampaignSchema {
             try GeoPackage.registerAttributeTable(db, table: "campaign_recipients",
                                                   description: "Rows of the recipient list, by the address each was matched to")
         }
+        // Walkable turfs (flyr turf): their outlines, and each address's turf and place in its walk.
+        m.registerMigration("008 turfs") { db in
+            try db.execute(sql: """
+                CREATE TABLE turfs (
+                  fid INTEGER PRIMARY KEY AUTOINCREMENT,
+                  geom MULTIPOLYGON,
+                  turf_id INTEGER NOT NULL UNIQUE,
+                  doors INTEGER NOT NULL,
+                  block_faces INTEGER NOT NULL,
+                  route_m DOUBLE NOT NULL,
+                  target_doors INTEGER NOT NULL);
+                ALTER TABLE campaign_addresses ADD COLUMN turf_id INTEGER;
+                ALTER TABLE campaign_addresses ADD COLUMN turf_seq INTEGER;
+                CREATE INDEX campaign_addresses_turf ON campaign_addresses(turf_id, turf_seq);
+                """)
+            try GeoPackage.registerFeatureTable(db, table: "turfs", geometryType: "MULTIPOLYGON",
+                                                description: "Walkable turfs: outline, doors, route length")
+            try GeoPackage.createSpatialIndex(db, table: "turfs")
+        }
         return m
     }
 

@@ -115,13 +115,7 @@ enum HouseMap {
     static func draw(_ item: PrintItem, cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_rectangle(cr, x, y, width, height)
-        cairo_set_source_rgb(cr, 0.95, 0.95, 0.93)
-        cairo_fill_preserve(cr)
-        cairo_set_source_rgb(cr, 0.4, 0.4, 0.4)
-        cairo_set_line_width(cr, 0.5)
-        cairo_stroke_preserve(cr)
-        cairo_clip(cr)
+        MapFrame.draw(cr: cr, x: x, y: y, width: width, height: height)
         let points = item.footprint.flatMap { $0.rings.flatMap { $0 } } + (item.location.map { [$0] } ?? [])
         guard let first = points.first else { return }
         // Local metres around the first point (equirectangular: exact enough across a house).
@@ -157,5 +151,19 @@ enum HouseMap {
             cairo_set_source_rgb(cr, 0.85, 0.1, 0.1)
             cairo_fill(cr)
         }
+    }
+}
+
+/// A small map's box: a pale fill and a thin grey frame, then clipped to it (the caller saves
+/// and restores the context around).
+enum MapFrame {
+    static func draw(cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_set_source_rgb(cr, 0.95, 0.95, 0.93)
+        cairo_fill_preserve(cr)
+        cairo_set_source_rgb(cr, 0.4, 0.4, 0.4)
+        cairo_set_line_width(cr, 0.5)
+        cairo_stroke_preserve(cr)
+        cairo_clip(cr)
     }
 }

@@ -55,7 +55,7 @@ import Geo
         defer { try? after.close() }
         #expect(try after.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 10200)
         #expect(try after.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM building_address_links") } == links)
-        #expect(try after.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") } == 18)
+        #expect(try after.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") } == 24)  // 6 R-tree triggers × 4 feature tables
         let (status, report) = try Fixtures.run("/usr/bin/python3", [Self.validator, path])
         #expect(status == 0, "\(report)")
     }

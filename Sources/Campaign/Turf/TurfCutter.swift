@@ -1,0 +1,131 @@
+import Foundation
+import Geo
+
+/// One turf: its doors in walking order and its outline.
+public struct Turf: Sendable {
+    /// From 1, in the order turfs were cut (west to east).
+    public var id: Int
+    /// Indices into the cutter's doors, in walking order.
+    public var doors: [Int]
+    /// Block faces (one side of a road between junctions; both sides of a quiet street) in it.
+    public var blockFaces: Int
+    /// The walk from door to door in `doors` order, metres.
+    public var routeMetres: Double
+    /// The same doors visited in id order, metres.
+    public var idOrderMetres: Double
+    /// The doors' convex hull grown by 15 m, closed ring, degrees.
+    public var outline: [Coord]
+}
+
+/// Cuts addresses into turfs of about `target` doors. A block face is never split; a turf
+/// grows from its westmost block face to the nearest faces joined to it by the road network
+/// (or, where the network has a gap, within 250 m), and stops nearest the target without
+/// passing 1.25 × target; turfs under 0.75 × target are then merged into a neighbour when the
+/// sum stays within 1.25 × target. Doors on no road (no walkable road at all) are left out.
+/// Deterministic: the same doors and roads give the same turfs.
+public struct TurfCutter {
+    public let doors: [TurfDoor]
+    let faces: BlockFaces
+    let plane: LocalPlane
+    /// Each door's place (nil: no road).
+    let places: [PiecePlace?]
+    /// The doors in metres.
+    let points: [Coord]
+
+    public init(doors: [TurfDoor], roads: [TurfRoad]) {
+        self.doors = doors
+        let lat = doors.isEmpty ? 0 : doors.reduce(0) { $0 + $1.point.y } / Double(doors.count)
+        plane = LocalPlane(meanLatitude: lat)
+        faces = BlockFaces(roads: roads, plane: plane)
+        places = doors.map { [faces] in faces.place($0) }
+        points = doors.map { [plane] in plane.metres($0.point) }
+    }
+
+    /// A group of doors walked as one: one block face, or both faces of a quiet street piece.
+    struct Unit { var piece: Int; var side: Int; var doors: [Int]; var centroid: Coord }
+
+    func units() -> [Unit] {
+        var byKey: [Int: Int] = [:]
+        var out: [Unit] = []
+        for (i, p) in places.enumerated() {
+            guard let p else { continue }
+            let side = faces.pieces[p.piece].bothSides ? 0 : p.side
+            let key = p.piece * 3 + side + 1
+            if let u = byKey[key] { out[u].doors.append(i) } else {
+                byKey[key] = out.count
+                out.append(Unit(piece: p.piece, side: side, doors: [i], centroid: Coord(0, 0)))
+            }
+        }
+        for u in out.indices {
+            let n = Double(out[u].doors.count)
+            let s = out[u].doors.reduce(Coord(0, 0)) { Coord($0.x + points[$1].x, $0.y + points[$1].y) }
+            out[u].centroid = Coord(s.x / n, s.y / n)
+        }
+        return out
+    }
+
+    /// Units sharing a junction.
+    func neighbours(_ units: [Unit]) -> [[Int]] {
+        var atNode: [Int: [Int]] = [:]
+        for (u, unit) in units.enumerated() {
+            let p = faces.pieces[unit.piece]
+            atNode[p.from, default: []].append(u)
+            if p.to != p.from { atNode[p.to, default: []].append(u) }
+        }
+        var out = [[Int]](repeating: [], count: units.count)
+        for (_, us) in atNode.sorted(by: { $0.key < $1.key }) {
+            for a in us { for b in us where a != b { out[a].append(b) } }
+        }
+        return out.map { Array(Set($0)).sorted() }
+    }
+
+    public func cut(target: Int) -> [Turf] {
+        let units = units()
+        let near = neighbours(units)
+        let hi = Double(target) * 1.25, lo = Double(target) * 0.75
+        var turfOf = [Int](repeating: -1, count: units.count)
+        var groups: [[Int]] = []
+        let westFirst = units.indices.sorted { (units[$0].centroid.x, units[$0].centroid.y, $0) < (units[$1].centroid.x, units[$1].centroid.y, $1) }
+        for seed in westFirst where turfOf[seed] < 0 {
+            let t = groups.count
+            var group = [seed], size = units[seed].doors.count
+            var sum = Coord(units[seed].centroid.x * Double(size), units[seed].centroid.y * Double(size))
+            turfOf[seed] = t
+            var frontier = Set(near[seed].filter { turfOf[$0] < 0 })
+            while Double(size) < Double(target) {
+                let centre = Coord(sum.x / Double(size), sum.y / Double(size))
+                var pool = frontier.filter { Double(size + units[$0].doors.count) <= hi }
+                if frontier.isEmpty {
+                    // A gap in the network: the nearest free unit within 250 m.
+                    pool = Set(units.indices.filter { turfOf[$0] < 0 && Self.distance(units[$0].centroid, centre) <= 250 && Double(size + units[$0].doors.count) <= hi })
+                }
+                guard let c = pool.min(by: { (Self.distance(units[$0].centroid, centre), $0) < (Self.distance(units[$1].centroid, centre), $1) }) else { break }
+                let n = units[c].doors.count
+                if Double(size) >= lo && abs(Double(size - target)) <= abs(Double(size + n - target)) { break }
+                group.append(c); size += n; turfOf[c] = t
+                sum = Coord(sum.x + units[c].centroid.x * Double(n), sum.y + units[c].centroid.y * Double(n))
+                frontier.remove(c)
+                for m in near[c] where turfOf[m] < 0 { frontier.insert(m) }
+            }
+            groups.append(group)
+        }
+        groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
+        return groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { units[$0] }) }
+    }
+
+    /// Small groups folded into their smallest neighbouring group that stays within `hi`.
+    func merged(_ groups: [[Int]], units: [Unit], near: [[Int]], turfOf: inout [Int], lo: Double, hi: Double) -> [[Int]] {
+        var groups = groups
+        func size(_ g: Int) -> Int { groups[g].reduce(0) { $0 + units[$1].doors.count } }
+        for g in groups.indices where !groups[g].isEmpty && Double(size(g)) < lo {
+            let next = Set(groups[g].flatMap { near[$0] }.map { turfOf[$0] }).subtracting([g])
+            guard let into = next.filter({ Double(size($0) + size(g)) <= hi }).min(by: { (size($0), $0) < (size($1), $1) }) else { continue }
+            for u in groups[g] { turfOf[u] = into }
+            groups[into] += groups[g]
+            groups[g] = []
+        }
+        return groups.filter { !$0.isEmpty }
+    }
+
+    static func distance(_ a: Coord, _ b: Coord) -> Double { hypot(a.x - b.x, a.y - b.y) }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Geo
+import Testing
+@testable import Campaign
+
+@Suite struct TurfTests {
+    /// Each address's (turf_id, turf_seq) by gers id.
+    static func turfColumns(_ path: String) throws -> [String: [Int?]] {
+        let db = try GeoPackage.open(path, readOnly: true)
+        defer { try? db.close() }
+        return try db.read { db in
+            var out: [String: [Int?]] = [:]
+            for r in try Row.fetchAll(db, sql: "SELECT gers_id, turf_id, turf_seq FROM campaign_addresses") {
+                out[r["gers_id"]] = [r["turf_id"], r["turf_seq"]]
+            }
+            return out
+        }
+    }
+
+    /// Every door in one turf, seqs 1...n in each, no block face split, walks shorter than id
+    /// order: the checks of a cut, on any campaign file.
+    static func checkCut(_ path: String, target: Int) throws -> TurfCutReport {
+        let store = try CampaignStore(path: path)
+        let report = try store.cutTurfs(doors: target)
+        try store.close()
+        let columns = try turfColumns(path)
+        let placed = columns.values.filter { $0[0] != nil }
+        #expect(placed.count == report.doorsInTurfs && report.doorsInTurfs + report.doorsLeftOut == columns.count)
+        var seqs: [Int: [Int]] = [:]
+        for c in placed { seqs[c[0]!, default: []].append(c[1]!) }
+        #expect(seqs.count == report.turfs.count)
+        for (_, s) in seqs { #expect(s.sorted() == Array(1...s.count)) }
+        // Block faces recomputed from the stored file: each lies in one turf.
+        let db = try GeoPackage.open(path, readOnly: true)
+        let (fids, doors, roads) = try db.read { try CampaignStore.turfInputs($0) }
+        try db.close()
+        _ = fids
+        let cutter = TurfCutter(doors: doors, roads: roads)
+        var turfOfFace: [String: Int] = [:]
+        for (i, p) in cutter.places.enumerated() {
+            guard let p else { continue }
+            let key = "\(p.piece):\(cutter.faces.pieces[p.piece].bothSides ? 0 : p.side)"
+            let t = columns[doors[i].id]![0]!
+            #expect(turfOfFace[key, default: t] == t, "block face \(key) split")
+            turfOfFace[key] = t
+        }
+        for t in report.turfs where t.doors.count >= 3 { #expect(t.routeMetres < t.idOrderMetres, "turf \(t.id)") }
+        return report
+    }
+
+    @Test func sampleCutKeepsBlockFacesWalksShortAndRecutsTheSame() throws {
+        let path = try Fixtures.tempDir().appendingPathComponent("c.gpkg").path
+        _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
+        let store = try CampaignStore(path: path)
+        let building = try #require(try store.db.read { try String.fetchOne($0, sql: "SELECT building_gers_id FROM campaign_addresses WHERE building_gers_id NOT NULL ORDER BY gers_id") })
+        try store.mark(building: building, status: "hot")
+        try store.close()
+
+        let first = try Self.checkCut(path, target: 60)
+        #expect(first.turfs.count >= 5 && first.doorsInTurfs == 558)
+        #expect(first.shareWithinBand >= 0.6)
+        let before = try Self.turfColumns(path)
+        let again = try Self.checkCut(path, target: 60)
+        #expect(try Self.turfColumns(path) == before && again.turfs.count == first.turfs.count)
+
+        // A different target replaces the turfs; field data stays.
+        let small = try Self.checkCut(path, target: 20)
+        #expect(small.turfs.count > first.turfs.count)
+        let reopened = try CampaignStore(path: path)
+        #expect(try reopened.db.read { try String.fetchOne($0, sql: "SELECT status FROM building_stats WHERE gers_id = ?", arguments: [building]) } == "hot")
+        let summaries = try reopened.turfSummaries()
+        #expect(summaries.count == small.turfs.count && summaries.reduce(0) { $0 + $1.doors } == 558)
+        #expect(summaries.reduce(0) { $0 + $1.visited } >= 1)
+        try reopened.close()
+        let layers = try Fixtures.ogrinfo(path)
+        #expect(layers["turfs"]?.count == small.turfs.count)
+    }
+
+    /// Two crossing streets: a residential one (both sides one face) and a primary (each side
+    /// its own face), cut at the crossing.
+    @Test func quietStreetSidesStayTogetherBusySidesApart() {
+        let d = 1.0 / LocalPlane.metresPerDegree
+        let roads = [
+            TurfRoad(id: "r", line: [Coord(0, 0), Coord(200 * d, 0), Coord(400 * d, 0)], roadClass: "residential", nameKey: "elm st"),
+            TurfRoad(id: "p", line: [Coord(200 * d, -200 * d), Coord(200 * d, 0), Coord(200 * d, 200 * d)], roadClass: "primary", nameKey: "main st"),
+        ]
+        var doors: [TurfDoor] = []
+        for k in 0..<8 {
+            let x = Double(20 + k * 20) * d
+            doors.append(TurfDoor(id: "n\(k)", point: Coord(x, 10 * d), streetKey: "elm st", segmentID: nil))
+            doors.append(TurfDoor(id: "s\(k)", point: Coord(x, -10 * d), streetKey: "elm st", segmentID: nil))
+            doors.append(TurfDoor(id: "e\(k)", point: Coord(210 * d, Double(30 + k * 20) * d), streetKey: "main st", segmentID: nil))
+            doors.append(TurfDoor(id: "w\(k)", point: Coord(190 * d, Double(30 + k * 20) * d), streetKey: "main st", segmentID: nil))
+        }
+        let cutter = TurfCutter(doors: doors, roads: roads)
+        let units = cutter.units()
+        #expect(units.count == 3)
+        #expect(units.map { $0.doors.count }.sorted() == [8, 8, 16])
+        let turfs = cutter.cut(target: 8)
+        #expect(turfs.count == 3 && turfs.allSatisfy { $0.routeMetres <= $0.idOrderMetres })
+        // The quiet street is walked up one side and back down the other.
+        let elm = turfs.first { $0.doors.count == 16 }!
+        #expect(Set(elm.doors.prefix(8).map { doors[$0].id.first! }).count == 1)
+    }
+}
