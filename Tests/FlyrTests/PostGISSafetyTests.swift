@@ -16,7 +16,7 @@ import Testing
         return (url, port, ca)
     }
 
-    /// Whether the session of a connection to `url` is encrypted, as the server sees it.
+    /// Whether a connection to `url` is encrypted, as the server sees it.
     func encrypted(_ url: String) async throws -> Bool {
         let store = try await PostGISStore.connect(try PostGISURL(parsing: url, environment: [:]))
         do {
@@ -62,7 +62,7 @@ import Testing
         let none = try CLI.shell("unset PGPASSWORD PGPASSFILE; HOME='\(dir.path)' \(pull)")
         #expect(none.status == 69 && none.stderr.contains("cannot connect to postgres://flyr_password@127.0.0.1"), "\(none.stderr)")
         let env = try CLI.shell("PGPASSWORD=flyr-test-password \(pull)")
-        // Logged in: the database has no PostGIS (exit 78), which only a session can tell.
+        // Logged in: the database has no PostGIS (exit 78), which only a logged-in connection can tell.
         #expect(env.status == 78 && env.stderr.contains("has no PostGIS extension"), "\(env.stderr)")
         let file = dir.appendingPathComponent("pgpass").path
         try "127.0.0.1:\(s.port):*:flyr_password:flyr-test-password\n".write(toFile: file, atomically: true, encoding: .utf8)
