@@ -30,7 +30,8 @@ struct StatsCommand: ParsableCommand {
                 print("{\"campaign_id\":\(LinkTable.jsonString(store.campaignID)),\"addresses\":\(s.addresses),\"buildings\":\(s.buildings),"
                       + "\"target_buildings\":\(s.targetBuildings),\"visited\":\(s.visited),\"scanned\":\(s.scanned),"
                       + "\"addresses_visited\":\(s.addressesVisited),\"scan_rate\":\(LinkTable.format(s.scanRate, 4)),"
-                      + "\"progress_pct\":\(LinkTable.format(s.progressPct, 2)),\"turfs\":[" + turfJSON.joined(separator: ",") + "]}")
+                      + "\"progress_pct\":\(LinkTable.format(s.progressPct, 2))"
+                      + (turfs.isEmpty ? "" : ",\"turfs\":[" + turfJSON.joined(separator: ",") + "]") + "}")
             } else {
                 print("""
                     campaign \(store.campaignID)
