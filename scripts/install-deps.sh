@@ -2,7 +2,7 @@
 # Installs the Debian packages flyr needs that are missing. Usage: install-deps.sh build|test|bench
 set -euo pipefail
 build=(libgeos-dev libproj-dev libcairo2-dev libpango1.0-dev libqrencode-dev zlib1g-dev libsqlite3-dev pkg-config
-       fonts-dejavu-core fonts-noto-core)
+       fonts-dejavu-core fonts-noto-core fonts-noto-cjk)
 test=(gdal-bin python3-gdal poppler-utils zbar-tools unzip postgresql postgresql-15-postgis-3 sqlite3 strace openssl)
 want=("${build[@]}")
 case "${1:-build}" in

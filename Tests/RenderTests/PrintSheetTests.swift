@@ -9,6 +9,7 @@ import Testing
         PrintItem(lines: ["شارع الملك فهد 12", "الرياض 12211"], url: "https://flyrpro.app/q/r7y8z9a2b3"),
         PrintItem(lines: ["81-42 243rd Street", "Unit 2", "QUEENS, NY 11426"], url: "https://flyrpro.app/q/q4u5e6e7n8"),
         PrintItem(lines: ["मुख्य मार्ग 5", "नई दिल्ली 110001"], url: "https://flyrpro.app/q/d3v4n5g6r7"),
+        PrintItem(lines: ["千代田区丸の内1丁目", "東京都 100-0005"], url: "https://flyrpro.app/q/t6k7y8o9c2"),
     ]
 
     @Test func nonLatinAddressesAreShapedWithAFallbackFont() throws {
@@ -19,9 +20,11 @@ import Testing
         // Words in reading order, line breaks as spaces (a long line may wrap in its label).
         let text = try QRTests.run("pdftotext", [pdf, "-"]).1.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("Hämeentie 5 A 00530 HELSINKI") && text.contains("81-42 243rd Street Unit 2"), "\(text)")
-        // DejaVu Sans has Latin and Arabic; Devanagari comes from Noto through fontconfig's fallback.
+        // DejaVu Sans has Latin and Arabic; Devanagari and CJK come from Noto through
+        // fontconfig's fallback.
         let fonts = try QRTests.run("pdffonts", [pdf]).1
-        #expect(fonts.contains("DejaVuSans") && fonts.contains("NotoSansDevanagari"), "\(fonts)")
+        #expect(fonts.contains("DejaVuSans") && fonts.contains("NotoSansDevanagari") && fonts.contains("CJK"), "\(fonts)")
+        #expect(text.contains("千代田区丸の内") && text.contains("東京都 100-0005"), "\(text)")
         let png = QRTests.temp("page")
         #expect(try QRTests.run("pdftoppm", ["-r", "200", "-png", "-singlefile", pdf, png]).0 == 0)
         #expect(Set(try QRTests.zbar(png + ".png")) == Set(Self.items.map(\.url)))
