@@ -29,6 +29,8 @@ struct FaceAlignment {
     /// numbering (up or down the street) with the lower total cost; entries left out are absent.
     /// Leaving one out costs `leaveOut` (metres of extra cost): an address whose place in the
     /// order would cost more keeps its own best.
+    /// A footprint standing back along the street from the previous number's costs `backstep`
+    /// per metre (the default weight is so high that the order is in effect strict).
     /// `entries` come sorted by number, then household, then id rank; `shareable(b)` says a
     /// footprint holds several households.
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, shareable: (Int) -> Bool) -> [Int: Int] {
