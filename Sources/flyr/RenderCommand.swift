@@ -150,7 +150,7 @@ struct RenderCommand: ParsableCommand {
         try writeOutput(result.data, to: output)
         let writeTime = seconds(since: writeStart)
         let drawn = result.counts.values.reduce(0, +)
-        Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, "
+        Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, \(result.labels.filter { $0.kind == .street }.count) street names, "
                  + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " "))
         if timings {
             let t = result.timings

@@ -48,7 +48,7 @@ import Geo
             #expect(try one("SELECT rtreecheck('rtree_\(t)_geom')", String.self) == "ok")
         }
         #expect(try one("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rtree_buildings_geom_%'", Int.self) == 6)
-        #expect(try one("SELECT count(*) FROM gpkg_extensions WHERE extension_name = 'gpkg_rtree_index'", Int.self) == 3)
+        #expect(try one("SELECT count(*) FROM gpkg_extensions WHERE extension_name = 'gpkg_rtree_index'", Int.self) == 4)
         #expect(try one("SELECT provision_status FROM campaigns", String.self) == "ready")
     }
 
