@@ -24,9 +24,9 @@ struct PostGISMapSource: MapSource {
         let id = campaignID
         let layers = try withPostGIS(url) { store in
             let l = try await store.mapLayers(campaign: id)
-            return CampaignLayers(name: l.name, buildings: l.buildings, roads: l.roads.map { RoadRow(line: $0.line, roadClass: $0.roadClass) })
+            return CampaignLayers(name: l.name, buildings: l.buildings, roads: l.roads.map { RoadRow(line: $0.line, roadClass: $0.roadClass, name: $0.name) })
         }
-        return mapData((layers.name, layers.buildings, layers.roads.map { ($0.line, $0.roadClass, nil) }))
+        return mapData((layers.name, layers.buildings, layers.roads.map { ($0.line, $0.roadClass, $0.name) }))
     }
 }
 
@@ -36,7 +36,7 @@ private struct CampaignLayers: Sendable {
     var buildings: [CampaignStore.MapBuildingRow]
     var roads: [RoadRow]
 }
-private struct RoadRow: Sendable { var line: [Coord]; var roadClass: String? }
+private struct RoadRow: Sendable { var line: [Coord]; var roadClass: String?; var name: String? }
 
 /// Map data from a campaign's layers: statuses, house numbers, roads, the name as title.
 private func mapData(_ layers: (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?, name: String?)])) -> MapData {
