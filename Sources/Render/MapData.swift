@@ -33,6 +33,15 @@ public struct MapRoad: Sendable, Equatable {
     }
 }
 
+/// The part of a map drawn normally (a turf), the rest dimmed, with its walk.
+public struct MapFocus: Sendable, Equatable {
+    /// GERS ids of the buildings drawn normally; every other building is dimmed.
+    public var buildingIDs: Set<String>
+    /// The walk from door to door in order, degrees; drawn as a line over the map.
+    public var route: [Coord]
+    public init(buildingIDs: Set<String>, route: [Coord]) { self.buildingIDs = buildingIDs; self.route = route }
+}
+
 /// Everything a map shows, independent of where it was read from.
 public struct MapData: Sendable, Equatable {
     public var buildings: [MapBuilding]
@@ -40,6 +49,8 @@ public struct MapData: Sendable, Equatable {
     public var title: String?
     /// Mandatory credit; a style may append to it.
     public var attribution: String
+    /// When set, only this part is drawn normally and the view fits it.
+    public var focus: MapFocus?
 
     public static let baseAttribution = "© OpenStreetMap contributors, Overture Maps Foundation"
 
@@ -49,9 +60,17 @@ public struct MapData: Sendable, Equatable {
     }
 
     /// Bounding box of the buildings in degrees (of the roads when there are no buildings:
-    /// road segments run on far past the campaign); empty when there is nothing.
+    /// road segments run on far past the campaign); empty when there is nothing. With a focus,
+    /// the box of its buildings and route.
     public var extent: BBox {
         var b = BBox.empty
+        if let focus {
+            for c in focus.route { b.expand(c) }
+            for building in buildings where focus.buildingIDs.contains(building.id) {
+                for p in building.polygons { for c in p.rings.first ?? [] { b.expand(c) } }
+            }
+            if !b.isEmpty { return b }
+        }
         for building in buildings { for p in building.polygons { for c in p.rings.first ?? [] { b.expand(c) } } }
         if b.isEmpty { for r in roads { for c in r.line { b.expand(c) } } }
         return b

@@ -29,6 +29,8 @@ public struct RenderResult: Sendable {
     /// Buildings drawn per status (on the canvas, not hidden); the legend's numbers.
     public var counts: [MapStatus: Int]
     public var labelsPlaced: Int
+    /// House numbers and street names placed, in placing order, with their collision boxes.
+    public var labels: [PlacedLabel]
 }
 
 /// Draws a `MapData` on Cairo: roads, footprints by status, labels, title, legend, scale bar,
@@ -63,6 +65,7 @@ public struct MapRenderer: Sendable {
         case .pdf: surface = try .pdf(width: Double(view.width) * ppp, height: Double(view.height) * ppp, title: map.title)
         }
         var labelsPlaced = 0
+        var labels: [PlacedLabel] = []
         let svgText = format == .svg ? SVGText(family: style.font) : nil
         do {
             let bands = format == .png ? bandRows(layout, height: view.height) : []
@@ -76,6 +79,7 @@ public struct MapRenderer: Sendable {
                 try painter.draw(map: map, layout: layout)
             }
             labelsPlaced = painter.labelsPlaced
+            labels = painter.placedLabels
             try ctx.check("draw")
         }
         timings.draw = lap()
@@ -88,7 +92,7 @@ public struct MapRenderer: Sendable {
             data = svgText?.inject(into: surface.writtenBytes) ?? surface.writtenBytes
         }
         timings.encode = lap()
-        return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: labelsPlaced)
+        return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: labelsPlaced, labels: labels)
     }
 }
 
@@ -159,10 +163,15 @@ struct Layout {
         var box: BBox
         var paint: StatusPaint
         var status: MapStatus
+        /// Outside the map's focus: drawn faded, unlabelled, not counted.
+        var dimmed: Bool
     }
     var buildings: [PlacedBuilding] = []
-    /// Roads as ranges of `points`, with their width in style pixels, narrowest first.
-    var roads: [(points: Range<Int>, width: Double)] = []
+    /// Roads as ranges of `points`, with their width in style pixels and their index in the
+    /// map's roads, narrowest first.
+    var roads: [(points: Range<Int>, width: Double, index: Int)] = []
+    /// The focus's walk as a range of `points`; nil without a focus or with an empty walk.
+    var route: Range<Int>?
     var counts: [MapStatus: Int] = [:]
 
     init(map: MapData, view: MapView, projection: Projection, style: Style) throws {
@@ -184,6 +193,10 @@ struct Layout {
         for r in map.roads {
             roadRanges.append(all.count..<(all.count + r.line.count))
             all.append(contentsOf: r.line)
+        }
+        if let walk = map.focus?.route, !walk.isEmpty {
+            route = all.count..<(all.count + walk.count)
+            all.append(contentsOf: walk)
         }
         // Projected and placed on two threads, each with its own PROJ object.
         // Each PROJ object is used by one thread only.
@@ -217,15 +230,22 @@ struct Layout {
             let status = StatusColor.status(of: b)
             let k = statuses.firstIndex(of: status)!
             guard let paint = paints[k] else { continue }
-            tally[k] += 1
-            buildings.append(PlacedBuilding(index: i, rings: rr, box: box, paint: paint, status: status))
+            let dimmed = map.focus.map { !$0.buildingIDs.contains(b.id) } ?? false
+            if !dimmed { tally[k] += 1 }
+            buildings.append(PlacedBuilding(index: i, rings: rr, box: box, paint: dimmed ? Self.dim(paint, style) : paint,
+                                            status: status, dimmed: dimmed))
         }
         for (k, n) in tally.enumerated() where n > 0 { counts[statuses[k]] = n }
         for (i, r) in map.roads.enumerated() where r.line.count >= 2 {
             let box = BBox(covering: points[roadRanges[i]])
             guard box.expanded(by: 20 * view.styleScale).intersects(canvas) else { continue }
-            roads.append((roadRanges[i], style.roadWidth(r.roadClass)))
+            roads.append((roadRanges[i], style.roadWidth(r.roadClass), i))
         }
         roads.sort { $0.width < $1.width }
+    }
+
+    /// A status paint faded three quarters of the way to the background, without its hatch.
+    static func dim(_ paint: StatusPaint, _ style: Style) -> StatusPaint {
+        StatusPaint(fill: paint.fill.mixed(with: style.background, 0.75))
     }
 }

@@ -11,6 +11,10 @@ struct Painter {
     let s: Double
     var placer = LabelPlacer()
     var labelsPlaced = 0
+    /// Every label placed, in placing order, with its collision boxes.
+    var placedLabels: [PlacedLabel] = []
+    /// Street names are shaped by Pango; made on first use.
+    private var streetLayout: TextLayout?
     private var patterns: [StatusPaint: CairoPattern] = [:]
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
@@ -22,6 +26,13 @@ struct Painter {
     }
 
     var cr: OpaquePointer { ctx.cr }
+
+    mutating func streetText() throws -> TextLayout {
+        if let t = streetLayout { return t }
+        let t = try TextLayout(ctx)
+        streetLayout = t
+        return t
+    }
 
     mutating func draw(map: MapData, layout: Layout) throws {
         try drawBase(layout)
@@ -47,7 +58,9 @@ struct Painter {
         cairo_set_line_width(cr, style.buildingStrokeWidth * s)
         let furniture = Furniture(painter: self, map: map, counts: layout.counts)
         for r in furniture.reserved { placer.reserve(r) }
+        if let route = layout.route { drawRoute(route, layout) }
         if style.labelsVisible { drawLabels(map: map, layout: layout) }
+        if style.streetLabelsVisible { try drawStreetLabels(map: map, layout: layout) }
         try furniture.draw(&self)
     }
 
@@ -143,6 +156,35 @@ struct Painter {
         cairo_set_source(cr, pattern.handle)
     }
 
+    // MARK: route
+
+    /// The focus's walk: a magenta line (no status uses it) from door to door over a white casing, a dot at each
+    /// door and a larger green dot at the first.
+    private func drawRoute(_ route: Range<Int>, _ layout: Layout) {
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        if route.count >= 2 {
+            for (color, width) in [(RGBA(1, 1, 1, 0.9), 4.5), (Self.routeColor, 2.5)] {
+                trace(line: route, layout)
+                ctx.setColor(color)
+                cairo_set_line_width(cr, width * s)
+                cairo_stroke(cr)
+            }
+        }
+        ctx.setColor(Self.routeColor)
+        for i in route {
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, layout.points[i].x, layout.points[i].y, 2.5 * s, 0, 2 * Double.pi)
+        }
+        cairo_fill(cr)
+        let start = layout.points[route.lowerBound]
+        ctx.setColor(RGBA(hex: "#16a34a")!)
+        cairo_arc(cr, start.x, start.y, 5 * s, 0, 2 * Double.pi)
+        cairo_fill(cr)
+    }
+
+    static let routeColor = RGBA(hex: "#a21caf")!
+
     // MARK: labels
 
     /// House numbers at each footprint's interior point, where the text fits inside the
@@ -154,7 +196,7 @@ struct Painter {
         cairo_font_extents(cr, &fontExtents)
         let textHeight = fontExtents.ascent + fontExtents.descent
         var widths: [String: Double] = [:]
-        for b in layout.buildings {
+        for b in layout.buildings where !b.dimmed {
             guard let label = map.buildings[b.index].label, !label.isEmpty else { continue }
             let w: Double
             if let known = widths[label] { w = known } else {
@@ -175,6 +217,7 @@ struct Painter {
             drawText(label, x: at.x - w / 2, baseline: baseline, color: style.labelColor,
                      halo: style.labelHaloWidth > 0 ? style.labelHalo : nil, haloWidth: style.labelHaloWidth * s)
             labelsPlaced += 1
+            placedLabels.append(PlacedLabel(kind: .houseNumber, text: label, boxes: [box]))
         }
     }
 

@@ -30,4 +30,9 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         return "#" + h(c.r) + h(c.g) + h(c.b) + (c.a == 255 ? "" : h(c.a))
     }
     public var description: String { hex }
+
+    /// This colour moved `t` (0...1) of the way to `other`, channel by channel; opaque.
+    public func mixed(with other: RGBA, _ t: Double) -> RGBA {
+        RGBA(r + (other.r - r) * t, g + (other.g - g) * t, b + (other.b - b) * t)
+    }
 }

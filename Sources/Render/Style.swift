@@ -47,6 +47,14 @@ public struct Style: Equatable, Sendable {
     /// Minimum free space kept around each label, in style pixels.
     public var labelPadding: Double
 
+    /// Street names drawn along their roads (halo as for house-number labels).
+    public var streetLabelsVisible: Bool
+    public var streetLabelSize: Double
+    public var streetLabelColor: RGBA
+    /// Least distance between two labels of one street name, style pixels: a long street is
+    /// named again every this many pixels.
+    public var streetLabelSpacing: Double
+
     public var titleSize: Double
     public var legendVisible: Bool
     public var legendSize: Double
@@ -80,6 +88,7 @@ public struct Style: Equatable, Sendable {
         ],
         labelsVisible: true, labelSize: 9, labelColor: RGBA(hex: "#0f172a")!, labelHalo: RGBA(hex: "#ffffffcc")!,
         labelHaloWidth: 2, labelPadding: 2,
+        streetLabelsVisible: true, streetLabelSize: 10, streetLabelColor: RGBA(hex: "#334155")!, streetLabelSpacing: 400,
         titleSize: 22, legendVisible: true, legendSize: 12, attributionSize: 10, attributionExtra: "")
 }
 
@@ -114,7 +123,7 @@ extension Style {
         let r = StyleReader(file: file)
         let top = try r.object(root, "")
         try r.allow(top, "", ["background", "font", "text_color", "panel", "buildings", "roads", "labels",
-                               "title", "legend", "attribution"])
+                               "street_labels", "title", "legend", "attribution"])
         try r.color(top, "background", "", into: &s.background)
         try r.string(top, "font", "", into: &s.font)
         try r.color(top, "text_color", "", into: &s.textColor)
@@ -166,6 +175,13 @@ extension Style {
             try r.color(o, "halo", "labels", into: &s.labelHalo)
             try r.number(o, "halo_width", "labels", into: &s.labelHaloWidth)
             try r.number(o, "padding", "labels", into: &s.labelPadding)
+        }
+        if let o = try top["street_labels"].map({ v throws(StyleError) in try r.object(v, "street_labels") }) {
+            try r.allow(o, "street_labels", ["visible", "size", "color", "spacing"])
+            try r.bool(o, "visible", "street_labels", into: &s.streetLabelsVisible)
+            try r.number(o, "size", "street_labels", into: &s.streetLabelSize)
+            try r.color(o, "color", "street_labels", into: &s.streetLabelColor)
+            try r.number(o, "spacing", "street_labels", into: &s.streetLabelSpacing)
         }
         if let o = try top["title"].map({ v throws(StyleError) in try r.object(v, "title") }) {
             try r.allow(o, "title", ["size"])

@@ -24,9 +24,9 @@ struct PostGISMapSource: MapSource {
         let id = campaignID
         let layers = try withPostGIS(url) { store in
             let l = try await store.mapLayers(campaign: id)
-            return CampaignLayers(name: l.name, buildings: l.buildings, roads: l.roads.map { RoadRow(line: $0.line, roadClass: $0.roadClass) })
+            return CampaignLayers(name: l.name, buildings: l.buildings, roads: l.roads.map { RoadRow(line: $0.line, roadClass: $0.roadClass, name: $0.name) })
         }
-        return mapData((layers.name, layers.buildings, layers.roads.map { ($0.line, $0.roadClass) }))
+        return mapData((layers.name, layers.buildings, layers.roads.map { ($0.line, $0.roadClass, $0.name) }))
     }
 }
 
@@ -36,15 +36,15 @@ private struct CampaignLayers: Sendable {
     var buildings: [CampaignStore.MapBuildingRow]
     var roads: [RoadRow]
 }
-private struct RoadRow: Sendable { var line: [Coord]; var roadClass: String? }
+private struct RoadRow: Sendable { var line: [Coord]; var roadClass: String?; var name: String? }
 
 /// Map data from a campaign's layers: statuses, house numbers, roads, the name as title.
-private func mapData(_ layers: (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?)])) -> MapData {
+private func mapData(_ layers: (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?, name: String?)])) -> MapData {
     let buildings = layers.buildings.map { b in
         MapBuilding(id: b.gersID, polygons: b.polygons, status: b.status, scansTotal: b.scansTotal,
                     qrScanned: b.scansTotal > 0, featureStatus: b.featureStatus, label: b.houseNumber,
                     isOrphan: b.featureStatus == "orphan_building")
     }
-    return MapData(buildings: buildings, roads: layers.roads.map { MapRoad(line: $0.line, roadClass: $0.roadClass) },
+    return MapData(buildings: buildings, roads: layers.roads.map { MapRoad(line: $0.line, roadClass: $0.roadClass, name: $0.name) },
                    title: layers.name.isEmpty ? nil : layers.name)
 }

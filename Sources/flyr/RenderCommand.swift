@@ -41,6 +41,8 @@ struct RenderCommand: ParsableCommand {
     var style: String?
     @Option(name: .long, help: ArgumentHelp("Title drawn on the map.", valueName: "text"))
     var title: String?
+    @Option(name: .long, help: ArgumentHelp("With a campaign GeoPackage: draw this turf (of flyr turf) and its walk, the rest dimmed; the view fits the turf.", valueName: "N"))
+    var turf: Int?
     @Flag(name: .long, help: "Replace the output file if it exists.")
     var force = false
     @Flag(name: .long, help: "Print seconds per phase (load = read + link, project, draw, encode, write) to stderr.")
@@ -79,6 +81,12 @@ struct RenderCommand: ParsableCommand {
         if paper == nil && (dpi != nil || landscape) { throw ValidationError("--dpi and --landscape go with --paper, e.g. --paper letter --dpi 300 --landscape") }
         if let dpi, !(36...1200).contains(dpi) { throw ValidationError("--dpi takes 36 to 1200, e.g. --dpi 300") }
         if let n = drawThreads, !(1...2).contains(n) { throw ValidationError("--draw-threads takes 1 or 2, e.g. --draw-threads 1") }
+        if let turf {
+            guard turf >= 1 else { throw ValidationError("--turf takes a turf id >= 1 (flyr stats lists them), e.g. --turf 3") }
+            guard features != nil, features != "-", !raw, db.postgres == nil else {
+                throw ValidationError("--turf needs a campaign GeoPackage: flyr render campaign.gpkg --turf \(turf) -o turf.png")
+            }
+        }
         if !(padding >= 0) { throw ValidationError("--padding takes style pixels >= 0, e.g. --padding 24") }
     }
 
@@ -129,15 +137,20 @@ struct RenderCommand: ParsableCommand {
         try checkOutput(output, force: force)
         let mapStyle = try style.map { path throws(StyleError) in try Style.load(path: path) } ?? .default
         let start = ContinuousClock.now
+        let focus = try turf.map { n in try turfFocus(n) }
         var map = try source.loadMapData()
         let readTime = seconds(since: start)
+        if let turf, let focus {
+            map.focus = focus
+            map.title = (map.title.map { $0 + " · " } ?? "") + "Turf \(turf)"
+        }
         if let title { map.title = title }
         let result = try MapRenderer(style: mapStyle, drawThreads: drawThreads).render(map, viewport: viewport, canvas: canvas, format: format)
         let writeStart = ContinuousClock.now
         try writeOutput(result.data, to: output)
         let writeTime = seconds(since: writeStart)
         let drawn = result.counts.values.reduce(0, +)
-        Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, "
+        Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, \(result.labels.filter { $0.kind == .street }.count) street names, "
                  + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " "))
         if timings {
             let t = result.timings
@@ -145,5 +158,24 @@ struct RenderCommand: ParsableCommand {
             Log.info("  time: " + phases.map { "\($0.0) \(LinkTable.format($0.1, 3)) s" }.joined(separator: ", "))
         }
         exitKeepingHeap(keeping: (map, result))
+    }
+
+    /// Turf `n` of the campaign file as the map's focus. Not a campaign file: usage (64); no
+    /// turfs, or no turf `n`: bad data (65), naming what to run or which ids exist.
+    private func turfFocus(_ n: Int) throws -> MapFocus {
+        guard let features, CampaignStore.isSQLiteFile(features) else {
+            throw CLIError(message: "--turf needs a campaign GeoPackage; \(features ?? "-") is not one", code: Exit.usage)
+        }
+        let store = try CampaignStore(path: features, readOnly: true)
+        let ids = try store.turfIDs()
+        let walk = try ids.contains(n) ? store.turfWalk(n) : nil
+        try store.close()
+        guard let first = ids.first, let last = ids.last else {
+            throw CLIError(message: "\(features): no turfs; cut them first, e.g. flyr turf \(features) --doors 60", code: Exit.dataError)
+        }
+        guard let walk else {
+            throw CLIError(message: "\(features): no turf \(n); its turfs are \(first) to \(last) (flyr stats lists them)", code: Exit.dataError)
+        }
+        return MapFocus(buildingIDs: walk.buildingIDs, route: walk.route)
     }
 }

@@ -208,6 +208,9 @@ import Testing
         #expect(render.status == 0 && render.stderr.contains("scanned 1"), "\(render.stderr)")
         let direct = try CLI.run(["render", "--postgres", url, "--campaign", id, "-o", dir.appendingPathComponent("db.png").path, "--size", "400x300"])
         #expect(direct.status == 0 && direct.stderr.contains("scanned 1"), "\(direct.stderr)")
+        // Street names come from the database's segments as from the file's.
+        let names = { (s: String) in s.components(separatedBy: " street names").first?.split(separator: " ").last.map(String.init) }
+        #expect(names(direct.stderr) == names(render.stderr) && (Int(names(direct.stderr) ?? "") ?? 0) > 0, "\(direct.stderr)")
         // Pushing the pulled file back changes nothing.
         let back = try CLI.run(["push", pulled, "--postgres", url, "--json"])
         #expect(back.status == 0 && json(back.stdout)["unchanged"] as? Bool == true)

@@ -164,7 +164,7 @@ extension PostGISStore {
     /// The campaign's name, its buildings (sorted by id, with status and first house number)
     /// and its roads, for rendering.
     public func mapLayers(campaign id: String) async throws
-        -> (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
+        -> (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?, name: String?)]) {
         try await requireCurrentSchema()
         let c = try await db.rows("SELECT name FROM campaigns WHERE id = \(id)", "reading the campaign")
         guard let nameRow = c.first else { throw PostGISError.campaignNotFound(id) }
@@ -181,10 +181,10 @@ extension PostGISStore {
             guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(wkb: wkb) else { continue }
             buildings.append(CampaignStore.MapBuildingRow(gersID: g, polygons: ps, status: st, scansTotal: scans, featureStatus: fs, houseNumber: number))
         }
-        var roads: [(line: [Coord], roadClass: String?)] = []
-        for row in try await db.rows("SELECT ST_AsBinary(geom), class FROM segments WHERE campaign_id = \(id) ORDER BY gers_id", "reading segments") {
-            let (wkb, cl) = try row.decode((Data, String?).self)
-            if case .lineString(let l) = try GeoPackageGeometry.decode(wkb: wkb) { roads.append((l, cl)) }
+        var roads: [(line: [Coord], roadClass: String?, name: String?)] = []
+        for row in try await db.rows("SELECT ST_AsBinary(geom), class, name FROM segments WHERE campaign_id = \(id) ORDER BY gers_id", "reading segments") {
+            let (wkb, cl, nm) = try row.decode((Data, String?, String?).self)
+            if case .lineString(let l) = try GeoPackageGeometry.decode(wkb: wkb) { roads.append((l, cl, nm)) }
         }
         return (name, buildings, roads)
     }

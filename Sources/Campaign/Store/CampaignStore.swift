@@ -195,7 +195,7 @@ extension CampaignStore {
     /// building's first house number, by building id, through a second read-only connection on
     /// another thread (house numbers change only when the campaign is provisioned again),
     /// merged in by walking the two id orders side by side.
-    public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?)]) {
+    public func mapLayers() throws -> (name: String, buildings: [MapBuildingRow], roads: [(line: [Coord], roadClass: String?, name: String?)]) {
         let numbersRead = SlotResults<[(id: String, number: String?)]>(count: 1)
         let group = DispatchGroup()
         let path = self.path
@@ -222,11 +222,11 @@ extension CampaignStore {
                                                 featureStatus: rows.text(2) ?? "matched", houseNumber: nil))
             }
             if !sorted { buildings.sort { Self.bytewise($0.gersID, $1.gersID) < 0 } }
-            var roads: [(line: [Coord], roadClass: String?)] = []
-            let segs = try RawRows(db, sql: "SELECT geom, class FROM segments ORDER BY gers_id")
+            var roads: [(line: [Coord], roadClass: String?, name: String?)] = []
+            let segs = try RawRows(db, sql: "SELECT geom, class, name FROM segments ORDER BY gers_id")
             while try segs.next() {
                 guard !segs.isNull(0) else { continue }
-                if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1))) }
+                if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1), segs.text(2))) }
             }
             return (name, buildings, roads)
         }

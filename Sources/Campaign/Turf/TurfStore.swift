@@ -152,3 +152,38 @@ extension CampaignStore {
         }
     }
 }
+
+/// One turf as a map draws it.
+public struct TurfWalkPath: Sendable, Equatable {
+    /// The doors in walking order (`turf_seq`), degrees; a door without a point is skipped.
+    public var route: [Coord]
+    /// GERS ids of the doors' buildings.
+    public var buildingIDs: Set<String>
+}
+
+extension CampaignStore {
+    /// The stored turf ids, ascending; empty when the campaign has none (or predates turfs).
+    public func turfIDs() throws -> [Int] {
+        try db.read { db in
+            guard try db.tableExists("turfs") else { return [] }
+            return try Int.fetchAll(db, sql: "SELECT turf_id FROM turfs ORDER BY turf_id")
+        }
+    }
+
+    /// Turf `id`'s walk and buildings; nil when no address is in that turf.
+    public func turfWalk(_ id: Int) throws -> TurfWalkPath? {
+        try db.read { db in
+            guard try db.columns(in: "campaign_addresses").contains(where: { $0.name == "turf_id" }) else { return nil }
+            let rows = try RawRows(db, sql: """
+                SELECT geom, building_gers_id FROM campaign_addresses WHERE turf_id = \(id) ORDER BY turf_seq
+                """)
+            var walk = TurfWalkPath(route: [], buildingIDs: []), doors = 0
+            while try rows.next() {
+                doors += 1
+                if !rows.isNull(0), case .point(let p) = try GeoPackageGeometry.decode(bytes: rows.blob(0)) { walk.route.append(p) }
+                if let b = rows.text(1) { walk.buildingIDs.insert(b) }
+            }
+            return doors == 0 ? nil : walk
+        }
+    }
+}

@@ -50,6 +50,25 @@ final class TextLayout {
         cairo_restore(cr)
     }
 
+    /// Lays out `text` on one line in `family` (then Noto Sans and fontconfig's fallbacks) at
+    /// `size` units; returns its logical width and height.
+    func line(_ text: String, family: String, size: Double) -> (width: Double, height: Double) {
+        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_width(layout, -1)
+        pango_layout_set_height(layout, -1)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+        setFont(size: size, bold: false, families: family + ", Noto Sans")
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        return (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
+    }
+
+    /// Adds the laid-out text's outline to the path, its top-left corner at the current point.
+    func appendPath() { pango_cairo_layout_path(cr, layout) }
+
+    /// Draws the laid-out text in the current source, its top-left corner at the current point.
+    func showHere() { pango_cairo_show_layout(cr, layout) }
+
     /// The logical height of the laid-out text, in user units.
     var measuredHeight: Double {
         var ink = PangoRectangle(), logical = PangoRectangle()
@@ -57,8 +76,8 @@ final class TextLayout {
         return Double(logical.height) / Double(PANGO_SCALE)
     }
 
-    private func setFont(size: Double, bold: Bool) {
-        let description = pango_font_description_from_string(Self.families)
+    private func setFont(size: Double, bold: Bool, families: String = TextLayout.families) {
+        let description = pango_font_description_from_string(families)
         defer { pango_font_description_free(description) }
         pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
         if bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
