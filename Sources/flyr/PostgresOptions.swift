@@ -24,17 +24,7 @@ struct PostgresOptions: ParsableArguments {
 /// `body` throws). The calling thread waits: commands stay synchronous.
 func withPostGIS<T: Sendable>(_ url: String, _ body: @escaping @Sendable (PostGISStore) async throws -> T) throws -> T {
     let parsed = try PostGISURL(parsing: url)
-    return try waitFor {
-        let store = try await PostGISStore.connect(parsed)
-        do {
-            let v = try await body(store)
-            try await store.close()
-            return v
-        } catch {
-            try? await store.close()
-            throw error
-        }
-    }
+    return try waitFor { try await PostGISStore.using(parsed, body) }
 }
 
 /// Runs async work from synchronous code: a detached task does it while this thread waits on

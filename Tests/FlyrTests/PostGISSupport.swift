@@ -25,15 +25,7 @@ extension PostGISTesting {
 
     @discardableResult
     func withStore<T: Sendable>(_ url: String, _ body: (PostGISStore) async throws -> T) async throws -> T {
-        let store = try await PostGISStore.connect(try PostGISURL(parsing: url))
-        do {
-            let v = try await body(store)
-            try await store.close()
-            return v
-        } catch {
-            try? await store.close()
-            throw error
-        }
+        try await PostGISStore.using(try PostGISURL(parsing: url), body)
     }
 
     func int(_ url: String, _ query: PostgresQuery) async throws -> Int {

@@ -35,6 +35,20 @@ public final class PostGISStore: Sendable {
 
     public func close() async throws { try await db.close() }
 
+    /// Connects, runs `body`, and closes: explicitly after success, best effort after a failure
+    /// (whose error is the one thrown).
+    public static func using<T: Sendable>(_ url: PostGISURL, _ body: (PostGISStore) async throws -> T) async throws -> T {
+        let store = try await connect(url)
+        do {
+            let v = try await body(store)
+            try await store.close()
+            return v
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
     // MARK: schema
 
     /// Makes sure PostGIS is there: creates the extension when `create` and the role may;
