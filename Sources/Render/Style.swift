@@ -129,30 +129,7 @@ extension Style {
         try r.color(top, "text_color", "", into: &s.textColor)
         try r.color(top, "panel", "", into: &s.panelColor)
         if let b = try top["buildings"].map({ v throws(StyleError) in try r.object(v, "buildings") }) {
-            try r.allow(b, "buildings", ["stroke", "stroke_width", "show_orphans", "status"])
-            try r.color(b, "stroke", "buildings", into: &s.buildingStroke)
-            try r.number(b, "stroke_width", "buildings", into: &s.buildingStrokeWidth)
-            try r.bool(b, "show_orphans", "buildings", into: &s.showOrphans)
-            if let st = try b["status"].map({ v throws(StyleError) in try r.object(v, "buildings.status") }) {
-                try r.allow(st, "buildings.status", MapStatus.allCases.map(\.rawValue))
-                for status in MapStatus.allCases {
-                    guard let v = st[status.rawValue] else { continue }
-                    let path = "buildings.status.\(status.rawValue)"
-                    let o = try r.object(v, path)
-                    try r.allow(o, path, ["fill", "hatch", "hatch_color"])
-                    var paint = s.statusPaint[status]!
-                    try r.color(o, "fill", path, into: &paint.fill)
-                    try r.color(o, "hatch_color", path, into: &paint.hatchColor)
-                    var hatch = paint.hatch.rawValue
-                    try r.string(o, "hatch", path, into: &hatch)
-                    guard let h = Hatch(rawValue: hatch) else {
-                        throw StyleError(file: file, key: path + ".hatch", problem:
-                            "unknown hatch '\(hatch)'; use one of \(Hatch.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    paint.hatch = h
-                    s.statusPaint[status] = paint
-                }
-            }
+            try parseBuildings(b, r, into: &s)
         }
         if let o = try top["roads"].map({ v throws(StyleError) in try r.object(v, "roads") }) {
             try r.allow(o, "roads", ["color", "casing", "casing_width", "widths"])
@@ -198,6 +175,34 @@ extension Style {
             try r.string(o, "extra", "attribution", into: &s.attributionExtra)
         }
         return s
+    }
+
+    /// The `buildings` block: outline, orphans, and the paint of each status.
+    private static func parseBuildings(_ b: [String: Any], _ r: StyleReader, into s: inout Style) throws(StyleError) {
+        try r.allow(b, "buildings", ["stroke", "stroke_width", "show_orphans", "status"])
+        try r.color(b, "stroke", "buildings", into: &s.buildingStroke)
+        try r.number(b, "stroke_width", "buildings", into: &s.buildingStrokeWidth)
+        try r.bool(b, "show_orphans", "buildings", into: &s.showOrphans)
+        if let st = try b["status"].map({ v throws(StyleError) in try r.object(v, "buildings.status") }) {
+            try r.allow(st, "buildings.status", MapStatus.allCases.map(\.rawValue))
+            for status in MapStatus.allCases {
+                guard let v = st[status.rawValue] else { continue }
+                let path = "buildings.status.\(status.rawValue)"
+                let o = try r.object(v, path)
+                try r.allow(o, path, ["fill", "hatch", "hatch_color"])
+                var paint = s.statusPaint[status]!
+                try r.color(o, "fill", path, into: &paint.fill)
+                try r.color(o, "hatch_color", path, into: &paint.hatchColor)
+                var hatch = paint.hatch.rawValue
+                try r.string(o, "hatch", path, into: &hatch)
+                guard let h = Hatch(rawValue: hatch) else {
+                    throw StyleError(file: r.file, key: path + ".hatch", problem:
+                        "unknown hatch '\(hatch)'; use one of \(Hatch.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                paint.hatch = h
+                s.statusPaint[status] = paint
+            }
+        }
     }
 }
 
