@@ -18,10 +18,13 @@ struct Painter {
     private var patterns: [StatusPaint: CairoPattern] = [:]
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
+    /// House numbers, title, legend and scale text, shaped by Pango in the style's font.
+    let text: MapText?
 
     init(ctx: CairoContext, style: Style, view: MapView, svgText: SVGText? = nil) {
         self.ctx = ctx; self.style = style; self.view = view; self.s = view.styleScale
         self.svgText = svgText
+        text = (try? TextLayout(ctx)).map { MapText($0, family: style.font) }
         placer = LabelPlacer(cellSize: 48 * s)
     }
 
@@ -192,17 +195,13 @@ struct Painter {
     private mutating func drawLabels(map: MapData, layout: Layout) {
         selectFont(bold: false, size: style.labelSize * s)
         let pad = style.labelPadding * s
-        var fontExtents = cairo_font_extents_t()
-        cairo_font_extents(cr, &fontExtents)
-        let textHeight = fontExtents.ascent + fontExtents.descent
+        let (ascent, textHeight) = fontMetrics()
         var widths: [String: Double] = [:]
         for b in layout.buildings where !b.dimmed {
             guard let label = map.buildings[b.index].label, !label.isEmpty else { continue }
             let w: Double
             if let known = widths[label] { w = known } else {
-                var e = cairo_text_extents_t()
-                cairo_text_extents(cr, label, &e)
-                w = e.x_advance
+                w = advance(label)
                 widths[label] = w
             }
             guard w <= b.box.maxX - b.box.minX, textHeight * 0.8 <= b.box.maxY - b.box.minY else { continue }
@@ -213,7 +212,7 @@ struct Painter {
                                 width: w + 2 * pad, height: textHeight + 2 * pad)
             guard box.x >= 0, box.y >= 0, box.x + box.width <= Double(view.width),
                   box.y + box.height <= Double(view.height), placer.place(box) else { continue }
-            let baseline = at.y - textHeight / 2 + fontExtents.ascent
+            let baseline = at.y - textHeight / 2 + ascent
             drawText(label, x: at.x - w / 2, baseline: baseline, color: style.labelColor,
                      halo: style.labelHaloWidth > 0 ? style.labelHalo : nil, haloWidth: style.labelHaloWidth * s)
             labelsPlaced += 1
@@ -226,15 +225,26 @@ struct Painter {
     func selectFont(bold: Bool, size: Double) {
         svgText?.bold = bold
         svgText?.size = size
+        text?.bold = bold
+        text?.size = size
         cairo_select_font_face(cr, style.font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
     }
 
     /// Width of `text` in the current font, pixels.
-    func advance(_ text: String) -> Double {
+    func advance(_ s: String) -> Double {
+        if let text { return text.width(s) }
         var e = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &e)
+        cairo_text_extents(cr, s, &e)
         return e.x_advance
+    }
+
+    /// The current font's ascent and line height, pixels.
+    func fontMetrics() -> (ascent: Double, height: Double) {
+        if let text { return text.metrics() }
+        var e = cairo_font_extents_t()
+        cairo_font_extents(cr, &e)
+        return (e.ascent, e.ascent + e.descent)
     }
 
     /// Draws real text (glyphs, selectable in PDF; `<text>` elements in SVG) with an optional
@@ -248,6 +258,10 @@ struct Painter {
             t.add(SVGText.Item(text: text, x: dx, y: dy, size: size, bold: t.bold, fill: color, halo: halo, haloWidth: hw))
             return
         }
+        if let shaped = self.text {
+            shaped.draw(text, x: x, baseline: baseline, color: color, halo: halo, haloWidth: haloWidth, on: ctx)
+            return
+        }
         if let halo {
             cairo_move_to(cr, x, baseline)
             cairo_text_path(cr, text)
@@ -259,6 +273,46 @@ struct Painter {
         cairo_move_to(cr, x, baseline)
         ctx.setColor(color)
         cairo_show_text(cr, text)
+        cairo_new_path(cr)
+    }
+}
+
+/// The map's own text (house numbers, title, legend, scale) through Pango: shaping, kerning
+/// and font fallback for any script, in the style's font at the size last selected.
+final class MapText {
+    private let layout: TextLayout
+    let family: String
+    var size = 10.0
+    var bold = false
+
+    init(_ layout: TextLayout, family: String) { self.layout = layout; self.family = family }
+
+    /// Logical width of `s` on one line, pixels.
+    func width(_ s: String) -> Double { layout.line(s, family: family, size: size, bold: bold).width }
+
+    /// Ascent (top to baseline) and line height, pixels.
+    func metrics() -> (ascent: Double, height: Double) {
+        let h = layout.line("Hg", family: family, size: size, bold: bold).height
+        return (layout.baseline, h)
+    }
+
+    /// Draws `s` with its baseline's left end at (x, baseline), over a halo outline when given.
+    func draw(_ s: String, x: Double, baseline: Double, color: RGBA, halo: RGBA?, haloWidth: Double, on ctx: CairoContext) {
+        let cr = ctx.cr
+        _ = layout.line(s, family: family, size: size, bold: bold)
+        let top = baseline - layout.baseline
+        if let halo {
+            cairo_new_path(cr)
+            cairo_move_to(cr, x, top)
+            layout.appendPath()
+            ctx.setColor(halo)
+            cairo_set_line_width(cr, haloWidth)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        cairo_move_to(cr, x, top)
+        ctx.setColor(color)
+        layout.showHere()
         cairo_new_path(cr)
     }
 }

@@ -52,12 +52,12 @@ final class TextLayout {
 
     /// Lays out `text` on one line in `family` (then Noto Sans and fontconfig's fallbacks) at
     /// `size` units; returns its logical width and height.
-    func line(_ text: String, family: String, size: Double) -> (width: Double, height: Double) {
+    func line(_ text: String, family: String, size: Double, bold: Bool = false) -> (width: Double, height: Double) {
         pango_layout_set_text(layout, text, -1)
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
-        setFont(size: size, bold: false, families: family + ", Noto Sans")
+        setFont(size: size, bold: bold, families: family + ", Noto Sans")
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)
         return (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
@@ -68,6 +68,9 @@ final class TextLayout {
 
     /// Draws the laid-out text in the current source, its top-left corner at the current point.
     func showHere() { pango_cairo_show_layout(cr, layout) }
+
+    /// The distance from the laid-out text's top to its first line's baseline, in user units.
+    var baseline: Double { Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE) }
 
     /// The logical height of the laid-out text, in user units.
     var measuredHeight: Double {
