@@ -362,7 +362,11 @@ public struct Linker: Sendable {
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
         }
-        let covered = (0..<na).compactMap { a in links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) } }
+        // The COVERS addresses pin the order of their faces; only worth listing when some address
+        // is left to align.
+        let covered = pending.isEmpty ? [] : (0..<na).compactMap { a in
+            links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) }
+        }
         var aligned: [Int: Int] = [:]  // address → the footprint its face aligns it to
         for (slot, b) in try world.faceAlignments(pending, fixed: covered) {
             aligned[pending[slot].address] = b
@@ -417,7 +421,7 @@ public struct Linker: Sendable {
     /// without an alignment, 0.6 when it chose another); BUFFER starts at 0.95, NEAREST at
     /// 0.8. Rounded to 3 decimals.
     static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
-                           order: OrderEvidence = .none) -> Double {
+                           order: OrderEvidence) -> Double {
         let base = method == .buffer ? 0.95 : 0.8
         let margin = runnerUp.isFinite ? 0.5 + 0.5 * min(1, max(0, runnerUp - cost) / 10) : 1
         let ordered = order == .agrees ? 1 : order == .none ? 0.8 : 0.6
