@@ -39,7 +39,7 @@ test:
 bench: release
 	@scripts/install-deps.sh bench
 	python3 bench/bench.py
-	python3 bench/accuracy.py --calibration
+	python3 bench/accuracy.py --calibration --derived
 
 # libFuzzer targets (fuzz/): the GeoJSON reader and the style parser, each for FUZZ_SECONDS,
 # seeded from the bad-input corpus and the styles; new inputs and crashes go to $(FUZZ_DIR).

@@ -2,8 +2,10 @@
 """The Stable Linker's accuracy across every area and address placement under a data folder:
 each folder with a truth.csv, each of its address files (addresses*.geojsonseq / .geojson),
 flyr against plain nearest building. Also a sweep of the scoring weights (half and double each
-default) and a calibration table (confidence bucket -> share correct). Stdlib only.
-Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration]"""
+default) and a calibration table (confidence bucket -> share correct). With --derived, also the
+placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel),
+made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
+Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration] [--derived]"""
 import argparse, csv, glob, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -31,6 +33,29 @@ def cases(data):
         for a in sorted(glob.glob(os.path.join(d, "addresses*.geojson*"))):
             placement = os.path.basename(a).split(".")[0].replace("addresses", "").lstrip("-") or "as given"
             out.append((os.path.basename(d), placement, b, a, s if os.path.exists(s) else None, truth))
+    return out
+
+
+def derived_cases(data):
+    """The cases of the placements derived from each area's truth, made once into the cache."""
+    try:
+        import pyproj, shapely  # noqa: F401
+    except ImportError:
+        print("accuracy: derived placements skipped (pip install shapely pyproj)", file=sys.stderr)
+        return []
+    out = []
+    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
+        area = os.path.dirname(truth)
+        if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
+            continue
+        cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench", "placements",
+                             os.path.basename(area))
+        done = os.path.join(cache, ".done")
+        if not os.path.exists(done):
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache], check=True)
+            open(done, "w").close()
+        out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)
+                and c[1] in ("entrance", "interpolated", "parcel")]
     return out
 
 
@@ -66,8 +91,11 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
     ap.add_argument("--sweep", action="store_true", help="also sweep each weight at half and double its default")
     ap.add_argument("--calibration", action="store_true", help="also print confidence against share correct")
+    ap.add_argument("--derived", action="store_true", help="also the placements derived from each area's truth")
     args = ap.parse_args()
     all_cases = cases(os.path.abspath(args.data))
+    if args.derived:
+        all_cases += derived_cases(os.path.abspath(args.data))
     if not all_cases:
         sys.exit(f"accuracy: no area with a truth.csv under {args.data}")
     tmp = tempfile.mkdtemp(prefix="flyr-accuracy-")

@@ -60,6 +60,26 @@ struct Assignment {
                 push(other)
             }
         }
+        return repaired(out, pending: pending, keys: keys, addressRank: addressRank, multiUnit: multiUnit,
+                        claims: initial, penalty: penalty)
+    }
+
+    /// The greedy choices after `AssignmentRepair`; the choices it changed get their cost and
+    /// runner-up anew.
+    static func repaired(_ greedy: [Int: Choice], pending: [(address: Int, scored: [Candidate])], keys: [String],
+                         addressRank: [Int32], multiUnit: [Bool], claims: [Set<String>], penalty: Double) -> [Int: Choice] {
+        let first = pending.map { p in
+            greedy[p.address].flatMap { ch in p.scored.firstIndex { $0.building == ch.candidate.building } } ?? -1
+        }
+        var repair = AssignmentRepair(pending: pending, keys: keys, multiUnit: multiUnit, claims: claims,
+                                      penalty: penalty, choice: first)
+        let order = pending.indices.sorted { addressRank[pending[$0].address] < addressRank[pending[$1].address] }
+        let final = repair.run(order: order)
+        var out = greedy
+        for slot in pending.indices where final[slot] != first[slot] {
+            let (cost, runnerUp) = repair.costs(slot)
+            out[pending[slot].address] = Choice(candidate: pending[slot].scored[final[slot]], cost: cost, runnerUp: runnerUp)
+        }
         return out
     }
 

@@ -274,6 +274,7 @@ final class LinkWorld {
         for (b, d) in near {
             if d > bound + w.reach { break }
             var cost = d
+            var facing = false
             if let dir {
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
@@ -281,8 +282,15 @@ final class LinkWorld {
                     if d + turnCost * turn >= best { break }
                     for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
                         let v = Planar.rotate(dir, radians: sign * turn)
-                        if let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r) {
-                            best = min(best, t + turnCost * turn)
+                        if let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r), t + turnCost * turn < best {
+                            best = t + turnCost * turn; facing = true
+                        }
+                        // The point behind the footprint, seen from the street (a parcel centroid,
+                        // a back door): the ray toward the street.
+                        let back = Coord(-v.x, -v.y)
+                        if let t = Planar.rayHit(origin: p, dir: back, rings: rings(b), maxDistance: r),
+                           t + turnCost * turn + w.towardStreetCost < best {
+                            best = t + turnCost * turn + w.towardStreetCost; facing = false
                         }
                     }
                     turn += w.turnStep
@@ -302,7 +310,7 @@ final class LinkWorld {
                 if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }
             bound = min(bound, cost)
-            out.append(Candidate(building: b, distance: d, cost: cost, directional: dir != nil))
+            out.append(Candidate(building: b, distance: d, cost: cost, directional: facing))
         }
         out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
         return out

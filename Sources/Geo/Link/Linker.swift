@@ -18,6 +18,8 @@ public enum LinkMethod: String, Sendable, CaseIterable {
 public struct LinkWeights: Sendable, Equatable {
     /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
     public var turnCost = 15.0
+    /// A footprint met by a ray from the point toward its street (the point lies behind it).
+    public var towardStreetCost = 0.0
     /// The widest turn considered, and its step (radians).
     public var maxTurn = 60.0 * Double.pi / 180
     public var turnStep = 5.0 * Double.pi / 180
@@ -51,7 +53,7 @@ public struct LinkWeights: Sendable, Equatable {
 
     /// The names `set(_:_:)` takes, in order.
     public static let names = ["turnCost", "maxTurn", "turnStep", "numberOrderCost", "numberOrderCap", "numberRadius",
-                               "outbuildingPenalty", "occupiedPenalty", "acrossRoadPenalty", "orderPenalty", "leaveOut", "alignWindow", "backstepCost"]
+                               "outbuildingPenalty", "occupiedPenalty", "acrossRoadPenalty", "orderPenalty", "leaveOut", "alignWindow", "backstepCost", "towardStreetCost"]
     /// Sets the weight called `name` (one of `names`; angles in degrees); false for an unknown name
     /// or a negative or non-finite value (a turn step must be above 0).
     public mutating func set(_ name: String, _ value: Double) -> Bool {
@@ -72,6 +74,7 @@ public struct LinkWeights: Sendable, Equatable {
         case "leaveOut": leaveOut = value
         case "alignWindow": alignWindow = value
         case "backstepCost": backstepCost = value
+        case "towardStreetCost": towardStreetCost = value
         default: return false
         }
         return true
@@ -399,6 +402,7 @@ public struct Linker: Sendable {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
+                else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 out.links.append((global, l))
             } else {
                 out.links.append((global, TileLink(building: -1, method: .none, confidence: 0, distance: 0, streetMatch: false)))
@@ -416,10 +420,15 @@ public struct Linker: Sendable {
     enum OrderEvidence { case agrees, none, disagrees }
 
     /// BUFFER/NEAREST confidence: a distance factor exp(-d/30 m), times a margin factor
-    /// 0.5 + 0.5·min(1, (runner-up cost − cost)/10 m), times 1 with direction evidence or 0.85
-    /// without, times the order factor (1 when the face alignment chose this footprint, 0.8
+    /// 0.5 + 0.5·min(1, (runner-up cost − cost)/10 m), times 1 when a ray from the point away
+    /// from its street meets the footprint or 0.85 otherwise (no street; the point behind the
+    /// footprint or beside it), times the order factor (1 when the face alignment chose this footprint, 0.8
     /// without an alignment, 0.6 when it chose another); BUFFER starts at 0.95, NEAREST at
-    /// 0.8. Rounded to 3 decimals.
+    /// 0.8. Rounded to 3 decimals. A footprint that does not front the address's named street
+    /// then has it times 0.8 (`streetMismatch`).
+    /// A BUFFER/NEAREST confidence for a footprint that does not front the named street.
+    static func streetMismatch(_ c: Double) -> Double { (c * 0.8 * 1000).rounded() / 1000 }
+
     static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
                            order: OrderEvidence) -> Double {
         let base = method == .buffer ? 0.95 : 0.8

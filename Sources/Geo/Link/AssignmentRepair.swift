@@ -1,0 +1,119 @@
+/// Improves a greedy assignment where the greedy order left total cost on the table: an address
+/// moves to a cheaper footprint, or two addresses trade footprints, or an address takes a
+/// footprint whose one holder moves on to a free footprint (a chain of two), whenever that
+/// lowers the sum of the costs (occupancy included). Addresses are visited in id order and the
+/// passes repeat until nothing improves (at most `maxPasses`), so the result is deterministic.
+struct AssignmentRepair {
+    let pending: [(address: Int, scored: [Candidate])]
+    let keys: [String]
+    let multiUnit: [Bool]
+    let penalty: Double
+    /// Slot → chosen candidate index in `pending[slot].scored`.
+    var choice: [Int]
+    /// Building → house key → how many holders (COVERS claims count one each).
+    var held: [Int: [String: Int]] = [:]
+
+    static let maxPasses = 4
+    /// A change must save at least this much (metres of cost) to be made.
+    static let epsilon = 1e-6
+
+    init(pending: [(address: Int, scored: [Candidate])], keys: [String], multiUnit: [Bool],
+         claims: [Set<String>], penalty: Double, choice: [Int]) {
+        self.pending = pending; self.keys = keys; self.multiUnit = multiUnit; self.penalty = penalty
+        self.choice = choice
+        for (b, set) in claims.enumerated() { for k in set { held[b, default: [:]][k, default: 0] += 1 } }
+        for (slot, k) in choice.enumerated() where k >= 0 { add(slot, k) }
+    }
+
+    private func key(_ slot: Int) -> String { keys[pending[slot].address] }
+    private func building(_ slot: Int, _ k: Int) -> Int { pending[slot].scored[k].building }
+    private mutating func add(_ slot: Int, _ k: Int) { held[building(slot, k), default: [:]][key(slot), default: 0] += 1 }
+    private mutating func remove(_ slot: Int, _ k: Int) {
+        let b = building(slot, k), h = key(slot)
+        held[b]![h]! -= 1
+        if held[b]![h]! == 0 { held[b]![h] = nil }
+    }
+
+    /// The cost of slot on candidate k with the holders as they are now (slot itself not counted).
+    func cost(_ slot: Int, _ k: Int) -> Double {
+        let c = pending[slot].scored[k], b = c.building
+        guard !multiUnit[b], let h = held[b] else { return c.cost }
+        let mine = key(slot)
+        let others = h.reduce(0) { $0 + ($1.key == mine ? 0 : $1.value) }
+        return others > 0 ? c.cost + penalty : c.cost
+    }
+
+    /// The one slot holding building b when exactly one pending address (and no COVERS claim)
+    /// holds it, else nil.
+    private func soleHolder(_ b: Int, holders: [Int: [Int]]) -> Int? {
+        guard let slots = holders[b], slots.count == 1, (held[b]?.values.reduce(0, +) ?? 0) == 1 else { return nil }
+        return slots[0]
+    }
+
+    /// The cost of each slot's choice and its cheapest other candidate, as things stand now.
+    func costs(_ slot: Int) -> (cost: Double, runnerUp: Double) {
+        var second = Double.infinity
+        for k in pending[slot].scored.indices where k != choice[slot] { second = min(second, cost(slot, k)) }
+        return (cost(slot, choice[slot]), second)
+    }
+
+    /// Runs the passes; returns the improved choice per slot.
+    mutating func run(order: [Int]) -> [Int] {
+        for _ in 0..<Self.maxPasses {
+            var holders: [Int: [Int]] = [:]
+            for slot in order where choice[slot] >= 0 { holders[building(slot, choice[slot]), default: []].append(slot) }
+            var improved = false
+            for x in order where choice[x] >= 0 {
+                if improve(x, holders: &holders) { improved = true }
+            }
+            if !improved { break }
+        }
+        return choice
+    }
+
+    /// Tries the best single change for slot x; true when one was made.
+    private mutating func improve(_ x: Int, holders: inout [Int: [Int]]) -> Bool {
+        let cur = choice[x], from = building(x, cur)
+        let now = cost(x, cur)
+        var best: (gain: Double, k: Int, y: Int, ky: Int)? = nil
+        for k in pending[x].scored.indices where k != cur && pending[x].scored[k].cost < now - Self.epsilon {
+            let b = building(x, k)
+            // Vacate x's footprint first: what x pays on b, and what a holder of b would pay elsewhere.
+            remove(x, cur)
+            let moved = cost(x, k)
+            var gain = now - moved
+            var y = -1, ky = -1
+            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, key(h) != key(x) {
+                // b's one holder moves to its cheapest other footprint, with x already on b.
+                let hk = choice[h], stay = cost(h, hk) // h on b, x not yet there
+                add(x, k)
+                var alt: (Double, Int)? = nil
+                remove(h, hk)
+                for j in pending[h].scored.indices where j != hk {
+                    let c = cost(h, j)
+                    if alt == nil || c < alt!.0 { alt = (c, j) }
+                }
+                add(h, hk)
+                remove(x, k)
+                if let (c, j) = alt {
+                    let xOnB = pending[x].scored[k].cost
+                    gain = now + stay - xOnB - c
+                    y = h; ky = j
+                } else { gain = -1 }
+            }
+            add(x, cur)
+            if gain > Self.epsilon, best == nil || gain > best!.gain { best = (gain, k, y, ky) }
+        }
+        guard let m = best else { return false }
+        remove(x, cur); choice[x] = m.k; add(x, m.k)
+        holders[from]?.removeAll { $0 == x }
+        holders[building(x, m.k), default: []].append(x)
+        if m.y >= 0 {
+            let oldY = building(m.y, choice[m.y])
+            remove(m.y, choice[m.y]); choice[m.y] = m.ky; add(m.y, m.ky)
+            holders[oldY]?.removeAll { $0 == m.y }
+            holders[building(m.y, m.ky), default: []].append(m.y)
+        }
+        return true
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import Geo
+
+/// The repair after the greedy assignment, on hand-made candidate lists, and the linker's
+/// reading of points that lie behind their house.
+@Suite struct AssignmentRepairTests {
+    func candidates(_ costs: [(Int, Double)]) -> [Candidate] {
+        costs.map { Candidate(building: $0.0, distance: $0.1, cost: $0.1, directional: true) }
+    }
+
+    @Test func twoAddressesTradeFootprintsWhenThatCostsLess() {
+        let pending = [(address: 0, scored: candidates([(0, 1), (1, 5)])),
+                       (address: 1, scored: candidates([(0, 5), (1, 1)]))]
+        // Start crossed: address 0 on footprint 1, address 1 on footprint 0 (cost 10 in all).
+        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false],
+                                 claims: [[], []], penalty: 20, choice: [1, 0])
+        #expect(r.run(order: [0, 1]) == [0, 1])
+    }
+
+    @Test func aHolderMovesOnToAFreeFootprintToMakeRoom() {
+        // Address 0 shares footprint 0 with address 1 (paying the second-household cost);
+        // address 1 could stand on free footprint 2 for 3 m more.
+        let pending = [(address: 0, scored: candidates([(0, 2), (1, 40)])),
+                       (address: 1, scored: candidates([(0, 1), (2, 4)]))]
+        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false, false],
+                                 claims: [[], [], []], penalty: 20, choice: [0, 0])
+        #expect(r.run(order: [0, 1]) == [0, 1])
+    }
+
+    @Test func nothingMovesWhenTheGreedyChoiceIsBest() {
+        let pending = [(address: 0, scored: candidates([(0, 1), (1, 5)])),
+                       (address: 1, scored: candidates([(1, 1), (0, 5)]))]
+        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false],
+                                 claims: [[], []], penalty: 20, choice: [0, 0])
+        #expect(r.run(order: [0, 1]) == [0, 0])
+    }
+
+    @Test func aPointBehindItsHouseLinksToThatHouseNotTheOneBehind() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.road("back", "LINESTRING(-50 60,50 60)", name: "Back Street")
+        s.building("own", "POLYGON((-5 10,5 10,5 22,-5 22,-5 10))")
+        // The house of the street behind, back to back, 6 m from the point.
+        s.building("rear", "POLYGON((-5 30,5 30,5 45,-5 45,-5 30))")
+        s.address("a1", 0, 24)   // a parcel centroid in the back yard, 2 m behind its house
+        let l = try s.link().link("a1")
+        #expect(l.buildingID == "own")
+        #expect(l.streetMatch)
+    }
+
+    @Test func confidenceFallsWhenTheFootprintDoesNotFrontTheNamedStreet() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.building("own", "POLYGON((-5 10,5 10,5 22,-5 22,-5 10))")
+        s.address("a1", 0, 5)
+        s.address("a2", 0, 5.01, number: "2", street: "Elm Street")   // no Elm Street near
+        let r = try s.link()
+        let main = r.link("a1"), elm = r.link("a2")
+        #expect(main.streetMatch && !elm.streetMatch)
+        #expect(elm.confidence < main.confidence)
+    }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Derives more address placements from an area with a truth table, to check the linker on
+placements it was not shaped on. Each is made from the truth building and the road network
+only (never from flyr's output):
+
+  entrance      on the footprint's edge nearest its street, 1 m outside (a door point)
+  interpolated  an interpolation line, as OpenStreetMap's addr:interpolation ways: per block
+                face (one side of a named street between junctions), a line from the first
+                house to the last along the street, 8 m off its centreline; every number is
+                placed on it by linear interpolation between the face's lowest and highest
+                numbers (uneven lots and gaps give the error)
+  parcel        a parcel centroid: the footprint's centroid moved away from the street, into
+                the back yard, by a fixed pseudo-random 0-10 m, and sideways by -1..1 m
+
+Usage: bench/placements.py AREA_DIR OUT_DIR. Needs shapely and pyproj (pip install shapely
+pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and links the area's other files in."""
+import csv, hashlib, json, math, os, re, sys
+
+import pyproj
+from shapely import STRtree
+from shapely.geometry import Point, shape
+import numpy as np
+import shapely
+
+DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "residential", "living_street",
+            "unclassified", "service", "pedestrian", "track", "unknown"}
+
+
+def features(path):
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    if text.lstrip().startswith('{"type"') and '"FeatureCollection"' in text[:200]:
+        return json.loads(text)["features"]
+    return [json.loads(line.lstrip("\x1e")) for line in text.splitlines() if line.strip()]
+
+
+def norm(s):
+    s = re.sub(r"[^a-z0-9 ]", "", (s or "").lower())
+    return re.sub(r"\b(\d+)(st|nd|rd|th)\b", r"\1", s)
+
+
+def number(n):
+    """House number as a sortable integer ("116-23" -> 11623, "12a" -> 12); None if none."""
+    m = re.match(r"^\s*(\d+)(?:-(\d+))?", n or "")
+    return None if not m else int(m.group(1) + (m.group(2) or ""))
+
+
+def unit(h):
+    """A fixed pseudo-random number in [0, 1) from a text."""
+    return int(hashlib.sha256(h.encode()).hexdigest()[:12], 16) / 16 ** 12
+
+
+def main():
+    area, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    crs = pyproj.CRS.from_user_input(4326)
+    feats_b = features(os.path.join(area, "buildings.geojson"))
+    g0 = shape(feats_b[0]["geometry"]).centroid
+    utm = pyproj.CRS.from_dict({"proj": "utm", "zone": int((g0.x + 180) // 6) + 1, "south": g0.y < 0})
+    fwd = pyproj.Transformer.from_crs(crs, utm, always_xy=True).transform
+    back = pyproj.Transformer.from_crs(utm, crs, always_xy=True).transform
+    def transform(f, g):
+        return shapely.transform(g, lambda c: np.column_stack(f(c[:, 0], c[:, 1])))
+    B = {f.get("id") or f["properties"]["id"]: transform(fwd, shape(f["geometry"])) for f in feats_b}
+    roads = []
+    for f in features(os.path.join(area, "segments.geojson")):
+        p = f["properties"]
+        if p.get("class", "unknown") in DRIVABLE:
+            roads.append((norm((p.get("names") or {}).get("primary")), transform(fwd, shape(f["geometry"]))))
+    tree = STRtree([g for _, g in roads])
+    truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(os.path.join(area, "truth.csv")))}
+    addresses = features(os.path.join(area, "addresses.geojsonseq"))
+
+    def street_of(a, b):
+        """The road an address fronts: nearest same-named road within 150 m, else nearest road."""
+        near = [k for k in tree.query(b.buffer(150)) if roads[k][0] == norm(a["properties"].get("street"))]
+        k = min(near or list(tree.query(b.buffer(150))) or [tree.nearest(b)], key=lambda k: roads[k][1].distance(b))
+        return k
+
+    def junctions(k):
+        """Distances along road k where another road meets or crosses it, with both ends."""
+        g = roads[k][1]
+        ts = {0.0, g.length}
+        for j in tree.query(g.buffer(1)):
+            if j != k:
+                x = g.intersection(roads[j][1].buffer(0.5))
+                if not x.is_empty:
+                    ts.add(g.project(x.centroid))
+        return sorted(ts)
+
+    def side(g, t, c):
+        p, q = g.interpolate(max(t - 1, 0)), g.interpolate(min(t + 1, g.length))
+        return 1 if (q.x - p.x) * (c.y - p.y) - (q.y - p.y) * (c.x - p.x) > 0 else -1
+
+    def at(g, t, s, off):
+        p, q = g.interpolate(max(t - 1, 0)), g.interpolate(min(t + 1, g.length))
+        dx, dy = q.x - p.x, q.y - p.y
+        n = math.hypot(dx, dy) or 1
+        m = g.interpolate(t)
+        return Point(m.x - s * dy / n * off, m.y + s * dx / n * off)
+
+    placed = {"entrance": {}, "interpolated": {}, "parcel": {}}
+    faces, jcache = {}, {}
+    for a in addresses:
+        aid = a["id"]
+        if aid not in truth or truth[aid] not in B:
+            continue
+        b = B[truth[aid]]
+        k = street_of(a, b)
+        g = roads[k][1]
+        c = b.centroid
+        # Entrance: the footprint's point nearest the street, 1 m further out.
+        e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
+        r = g.interpolate(g.project(e))
+        d = e.distance(r) or 1
+        placed["entrance"][aid] = Point(e.x + (r.x - e.x) / d, e.y + (r.y - e.y) / d)
+        # Parcel: away from the street 0-10 m, sideways -1..1 m.
+        d2 = c.distance(r) or 1
+        ux, uy = (r.x - c.x) / d2, (r.y - c.y) / d2
+        f, l = -10 * unit(aid + "f"), 2 * unit(aid + "l") - 1
+        placed["parcel"][aid] = Point(c.x + ux * f - uy * l, c.y + uy * f + ux * l)
+        # Interpolated: collect the block faces first.
+        t = g.project(c)
+        js = jcache.setdefault(k, junctions(k))
+        i = max(j for j in range(len(js) - 1) if js[j] <= t) if t < js[-1] else len(js) - 2
+        n = number(a["properties"].get("number"))
+        if n is not None:
+            faces.setdefault((k, i, side(g, t, c)), []).append((n, t, aid))
+    for (k, i, s), rows in faces.items():
+        g = roads[k][1]
+        # The line runs from the lowest number's house to the highest's, whichever way that is.
+        rows.sort()
+        t0, t1 = rows[0][1], rows[-1][1]
+        n0, n1 = rows[0][0], rows[-1][0]
+        for n, _, aid in rows:
+            f = 0.5 if n1 == n0 else (n - n0) / (n1 - n0)
+            placed["interpolated"][aid] = at(g, t0 + f * (t1 - t0), s, 8)
+    for name, pts in placed.items():
+        with open(os.path.join(out, f"addresses-{name}.geojsonseq"), "w", encoding="utf-8") as fh:
+            for a in addresses:
+                a = dict(a)
+                if a["id"] in pts:
+                    x, y = back(pts[a["id"]].x, pts[a["id"]].y)
+                    a["geometry"] = {"type": "Point", "coordinates": [round(x, 7), round(y, 7)]}
+                fh.write(json.dumps(a, separators=(",", ":"), ensure_ascii=False) + "\n")
+    for f in ("buildings.geojson", "segments.geojson", "truth.csv", "addresses.geojsonseq"):
+        dst = os.path.join(out, f)
+        if not os.path.exists(dst):
+            os.symlink(os.path.abspath(os.path.join(area, f)), dst)
+    print(f"placements: {', '.join(f'{k} {len(v)}' for k, v in placed.items())} in {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
