@@ -276,19 +276,30 @@ final class LinkWorld {
             var cost = d
             var facing = false
             if let dir {
+                // Rays turned less than a right angle meet only what lies ahead of the point (away
+                // from the street) or only what lies behind it: skip a side the footprint misses.
+                var ahead = true, behind = true
+                if w.maxTurn < Double.pi / 2 {
+                    var lo = Double.infinity, hi = -Double.infinity
+                    for ring in rings(b) {
+                        for c in ring { let k = Planar.dot(Planar.sub(c, p), dir); lo = min(lo, k); hi = max(hi, k) }
+                    }
+                    ahead = hi > 0; behind = lo < 0
+                }
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
                 while turn <= w.maxTurn + 1e-9 {
                     if d + turnCost * turn >= best { break }
                     for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
                         let v = Planar.rotate(dir, radians: sign * turn)
-                        if let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r), t + turnCost * turn < best {
+                        if ahead, let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r),
+                           t + turnCost * turn < best {
                             best = t + turnCost * turn; facing = true
                         }
                         // The point behind the footprint, seen from the street (a parcel centroid,
                         // a back door): the ray toward the street.
                         let back = Coord(-v.x, -v.y)
-                        if let t = Planar.rayHit(origin: p, dir: back, rings: rings(b), maxDistance: r),
+                        if behind, let t = Planar.rayHit(origin: p, dir: back, rings: rings(b), maxDistance: r),
                            t + turnCost * turn + w.towardStreetCost < best {
                             best = t + turnCost * turn + w.towardStreetCost; facing = false
                         }
