@@ -97,6 +97,13 @@ extension CampaignStore {
     }
 }
 
+/// A road near a turf, as its walk-list map draws it.
+public struct TurfMapRoad: Sendable {
+    /// Degrees.
+    public var line: [Coord]
+    public var roadClass: String?, name: String?
+}
+
 /// A door of a turf as a walk list prints it.
 public struct TurfStop: Sendable {
     /// Its place in the turf's walk, from 1.
@@ -116,14 +123,16 @@ extension CampaignStore {
         }
     }
 
-    /// Calls `body` with each turf's id, its doors in walking order and the road lines
-    /// (degrees) that cross its doors' bounding box grown by 50 m, turf by turf.
-    public func forEachTurf(_ body: (Int, [TurfStop], [[Coord]]) throws -> Void) throws {
+    /// Calls `body` with each turf's id, its doors in walking order and the roads that cross
+    /// its doors' bounding box grown by 50 m, turf by turf.
+    public func forEachTurf(_ body: (Int, [TurfStop], [TurfMapRoad]) throws -> Void) throws {
         try db.read { db in
-            var roads: [[Coord]] = []
-            let s = try RawRows(db, sql: "SELECT geom FROM segments ORDER BY gers_id")
+            var roads: [TurfMapRoad] = []
+            let s = try RawRows(db, sql: "SELECT geom, class, name FROM segments ORDER BY gers_id")
             while try s.next() {
-                if !s.isNull(0), case .lineString(let l) = try GeoPackageGeometry.decode(bytes: s.blob(0)) { roads.append(l) }
+                if !s.isNull(0), case .lineString(let l) = try GeoPackageGeometry.decode(bytes: s.blob(0)) {
+                    roads.append(TurfMapRoad(line: l, roadClass: s.text(1), name: s.text(2)))
+                }
             }
             let rows = try RawRows(db, sql: """
                 SELECT a.turf_id, a.turf_seq, a.number, a.street, a.unit, a.geom, b.geom
@@ -137,7 +146,7 @@ extension CampaignStore {
                 for s in stops { if let l = s.location { box.expand(l) } }
                 let m = 50 / LocalPlane.metresPerDegree
                 box = BBox(minX: box.minX - 1.5 * m, minY: box.minY - m, maxX: box.maxX + 1.5 * m, maxY: box.maxY + m)
-                try body(turf, stops, roads.filter { box.intersects(BBox(covering: $0)) })
+                try body(turf, stops, roads.filter { box.intersects(BBox(covering: $0.line)) })
                 stops = []
             }
             while try rows.next() {
