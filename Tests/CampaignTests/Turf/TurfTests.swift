@@ -140,4 +140,27 @@ import Testing
         let west = try Geometry.point(context, doors.first { $0.id == "w3" }!.point)
         #expect(try !wide.covers(west))
     }
+
+    /// A campaign provisioned again over a file with turfs gets its turfs cut again with the same
+    /// target: no turf keeps addresses that are gone, every address is in one, the layer agrees.
+    @Test func reprovisionCutsTheTurfsAgain() throws {
+        let path = try Fixtures.tempDir().appendingPathComponent("c.gpkg").path
+        #expect(try Provisioner.provision(try Fixtures.sampleInput(), at: path).turfsRecut == nil)
+        let first = try Self.checkCut(path, target: 40)
+        let again = try Provisioner.provision(try Fixtures.sampleInput(dropAddresses: 100), at: path)
+        let recut = try #require(again.turfsRecut)
+        #expect(recut.target == 40 && recut.turfs >= 5 && recut.turfs < first.turfs.count)
+        let columns = try Self.turfColumns(path)
+        #expect(columns.count == 458 && columns.values.allSatisfy { $0[0] != nil && $0[1] != nil })
+        let db = try GeoPackage.open(path, readOnly: true)
+        let (stored, counted) = try db.read { db in
+            (try Row.fetchAll(db, sql: "SELECT turf_id, doors FROM turfs ORDER BY turf_id").map { [$0[0] as Int, $0[1] as Int] },
+             try Row.fetchAll(db, sql: "SELECT turf_id, count(*) FROM campaign_addresses GROUP BY turf_id ORDER BY turf_id").map { [$0[0] as Int, $0[1] as Int] })
+        }
+        try db.close()
+        #expect(stored == counted && stored.count == recut.turfs)
+        // The same as cutting the new addresses afresh.
+        _ = try Self.checkCut(path, target: 40)
+        #expect(try Self.turfColumns(path) == columns)
+    }
 }
