@@ -232,9 +232,9 @@ struct ProvisionCommand: ParsableCommand {
                   addresses_saved \(summary.addressesSaved), buildings_saved \(summary.buildingsSaved), roads_saved \(summary.roadsSaved)
                   links_created \(summary.linksCreated), orphan_buildings \(summary.orphanBuildings), \(secs) s
                 """)
-            if let r = summary.turfsRecut {
-                Log.info("flyr provision: the turfs were cut again over the new addresses: \(r.turfs) turfs of about \(r.target) doors (new turf ids and walking order; print new walk lists)")
-            }
+        }
+        if let r = summary.turfsRecut {
+            Log.info("flyr provision: the turfs were cut again over the new addresses: \(r.turfs) turfs of about \(r.target) doors (new turf ids and walking order; print new walk lists)")
         }
     }
 }
