@@ -132,6 +132,33 @@ def recipient_list(addresses, path, n):
             out.write(f"Recipient {i},\"{line}, Queens, NY\",{postcode}\n")
 
 
+def turf_bench(d, out, runs):
+    """Turfs on the area: the cut at 60 doors (sizes, interleaving) and at 2,000 doors, then
+    the largest 2,000-door turf as a 300-dpi letter PDF (flyr render --turf) against 1 s."""
+    c = os.path.join(out, "turf.gpkg")
+    run([FLYR, "provision", "--name", "bench", "--buildings", os.path.join(d, "buildings.geojson"),
+         "--addresses", os.path.join(d, "addresses-streetside.geojsonseq"), "--segments", os.path.join(d, "segments.geojson"), "-o", c, "--force"])
+    rows, pdf_target = [], None
+    for target in (60, 2000):
+        secs, rss, err = median_run([FLYR, "turf", c, "--doors", str(target)], runs)
+        summary = [l for l in err.splitlines() if " turfs, " in l][-1]
+        rows.append([f"flyr turf --doors {target}", f"{secs:.2f}", f"{rss:.0f}", summary])
+    p = subprocess.run([FLYR, "turf", c, "--doors", "2000"], capture_output=True, text=True, check=True)
+    turfs = [l.split(",") for l in p.stdout.splitlines()[1:]]
+    biggest = max(turfs, key=lambda t: (int(t[1]), -int(t[0])))
+    pdf = os.path.join(out, "turf.pdf")
+    secs, rss, err = median_run([FLYR, "render", c, "--turf", biggest[0], "--paper", "letter", "--dpi", "300", "-o", pdf, "--force"], runs)
+    rows.append([f"flyr render --turf {biggest[0]} ({biggest[1]} doors) -> letter PDF, 300 dpi", f"{secs:.2f}", f"{rss:.0f}",
+                 f"{os.path.getsize(pdf) / 1e6:.1f} MB"])
+    pdf_target = secs
+    wl = os.path.join(out, "walk.pdf")
+    secs, rss, err = median_run([FLYR, "print", c, "--walk-list", "-o", wl, "--force"], runs)
+    rows.append([f"flyr print --walk-list ({len(turfs)} turfs of about 2,000 doors)", f"{secs:.2f}", f"{rss:.0f}", f"{os.path.getsize(wl) / 1e6:.1f} MB"])
+    table("Turfs on the area (addresses-streetside)", ["command", "seconds", "peak MiB", "outcome"], rows)
+    table("Targets (turfs)", ["target", "measured", "met"],
+          [["turf PDF 2,000 doors <= 1 s", f"{pdf_target:.2f} s ({biggest[1]} doors)", "yes" if pdf_target <= 1 else "no"]])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "3")))
@@ -196,6 +223,8 @@ def main():
     if qr_rows:
         table("QR codes (flyr qr -> ZIP, PNG 512 px, threads = cores)",
               ["set", "codes", "seconds", "codes/s", "CPU seconds", "codes per CPU-second", "peak MiB"], qr_rows)
+
+    turf_bench(d, out, args.runs)
 
     if len(scales) >= 2:
         lo, hi = scales[0], scales[-1]

@@ -10,6 +10,9 @@ public struct PlacedLabel: Sendable, Equatable {
     /// One box for a house number; for a street name, the bounding boxes of the pieces of its
     /// oriented box, cut every text height along the baseline (together they cover it).
     public var boxes: [PixelRect]
+    /// The reading direction, radians from the +x axis (y down), in (-π/2, π/2] for a street
+    /// name (never upside down); 0 for a house number.
+    public var angle: Double = 0
 }
 
 /// Where a street name sits: its centre and its reading angle, on a straight enough stretch.
@@ -90,63 +93,92 @@ enum StreetLabelGeometry {
     }
 }
 
-extension Painter {
-    /// Street names along their roads, main classes first (then longer roads): on the
-    /// straightest stretch long enough for the name, reading left to right, again every
-    /// `streetLabelSpacing` pixels along one name, where no piece of the label meets a label,
-    /// a house number or a panel placed before it. A name that fits nowhere is left out.
-    mutating func drawStreetLabels(map: MapData, layout: Layout) throws {
-        let text = try streetText()
-        let size = style.streetLabelSize * s, pad = style.labelPadding * s, spacing = style.streetLabelSpacing * s
-        let canvas = PixelRect(x: 0, y: 0, width: Double(view.width), height: Double(view.height))
+/// A road to name, in the canvas's units (pixels, or points on a page).
+struct StreetLine {
+    var line: [Coord]
+    var name: String
+    var roadClass: String?
+}
+
+/// The street-name rules on one canvas: sizes in the canvas's units, and the font.
+struct StreetLabeler {
+    var font: String
+    /// Text size, padding round each box, distance between two labels of one name, and the
+    /// least step between the windows tried along a road.
+    var size: Double, pad: Double, spacing: Double, step: Double
+    var canvas: PixelRect
+    var fill: RGBA, halo: RGBA, haloWidth: Double
+
+    /// Names the roads (main classes first, then in the given order) on the straightest
+    /// stretch long enough for the name, reading left to right, again every `spacing` along
+    /// one name, where no piece of the label meets a box in `placer` or leaves the canvas; a
+    /// name that fits nowhere is left out. Reserves and draws each label; returns them.
+    func place(_ roads: [StreetLine], text: TextLayout, cr: OpaquePointer, placer: inout LabelPlacer) -> [PlacedLabel] {
         var measured: [String: (width: Double, height: Double)] = [:]
         var placedAt: [String: [Coord]] = [:]
-        let order = layout.roads.indices.filter { map.roads[layout.roads[$0].index].name?.isEmpty == false }.sorted { a, b in
-            let ra = StreetLabelGeometry.rank(map.roads[layout.roads[a].index].roadClass)
-            let rb = StreetLabelGeometry.rank(map.roads[layout.roads[b].index].roadClass)
-            return ra != rb ? ra < rb : layout.roads[a].index < layout.roads[b].index
+        var out: [PlacedLabel] = []
+        let order = roads.indices.filter { !roads[$0].name.isEmpty }.sorted { a, b in
+            let ra = StreetLabelGeometry.rank(roads[a].roadClass), rb = StreetLabelGeometry.rank(roads[b].roadClass)
+            return ra != rb ? ra < rb : a < b
         }
         for k in order {
-            let road = layout.roads[k]
-            guard let name = map.roads[road.index].name else { continue }
+            let name = roads[k].name
             let extent: (width: Double, height: Double)
             if let m = measured[name] { extent = m } else {
-                extent = text.line(name, family: style.font, size: size)
+                extent = text.line(name, family: font, size: size)
                 measured[name] = extent
             }
-            let line = Array(layout.points[road.points])
-            let spots = StreetLabelGeometry.spots(line, length: extent.width + 2 * pad, step: max(extent.width, 24 * s),
+            let spots = StreetLabelGeometry.spots(roads[k].line, length: extent.width + 2 * pad, step: max(extent.width, step),
                                                   tolerance: extent.height / 4)
             for spot in spots {
                 if placedAt[name, default: []].contains(where: { hypot($0.x - spot.centre.x, $0.y - spot.centre.y) < spacing }) { continue }
                 let boxes = StreetLabelGeometry.boxes(spot, width: extent.width, height: extent.height, pad: pad)
-                guard boxes.allSatisfy({ $0.x >= canvas.x && $0.y >= canvas.y && $0.x + $0.width <= canvas.width
-                                         && $0.y + $0.height <= canvas.height && placer.isFree($0) }) else { continue }
+                guard boxes.allSatisfy({ $0.x >= canvas.x && $0.y >= canvas.y && $0.x + $0.width <= canvas.x + canvas.width
+                                         && $0.y + $0.height <= canvas.y + canvas.height && placer.isFree($0) }) else { continue }
                 for b in boxes { placer.reserve(b) }
                 placedAt[name, default: []].append(spot.centre)
-                placedLabels.append(PlacedLabel(kind: .street, text: name, boxes: boxes))
-                drawStreetLabel(text, name: name, spot: spot, extent: extent)
+                out.append(PlacedLabel(kind: .street, text: name, boxes: boxes, angle: spot.angle))
+                draw(text, cr: cr, name: name, spot: spot, extent: extent)
             }
         }
+        return out
     }
 
-    private func drawStreetLabel(_ text: TextLayout, name: String, spot: StreetLabelSpot, extent: (width: Double, height: Double)) {
-        _ = text.line(name, family: style.font, size: style.streetLabelSize * s)
+    /// One name turned to its spot: the halo stroked under the fill.
+    private func draw(_ text: TextLayout, cr: OpaquePointer, name: String, spot: StreetLabelSpot, extent: (width: Double, height: Double)) {
+        _ = text.line(name, family: font, size: size)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_translate(cr, spot.centre.x, spot.centre.y)
         cairo_rotate(cr, spot.angle)
-        if style.labelHaloWidth > 0 {
+        if haloWidth > 0 {
             cairo_move_to(cr, -extent.width / 2, -extent.height / 2)
             text.appendPath()
-            ctx.setColor(style.labelHalo)
-            cairo_set_line_width(cr, style.labelHaloWidth * s)
+            cairo_set_source_rgba(cr, halo.r, halo.g, halo.b, halo.a)
+            cairo_set_line_width(cr, haloWidth)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_stroke(cr)
         }
         cairo_move_to(cr, -extent.width / 2, -extent.height / 2)
-        ctx.setColor(style.streetLabelColor)
+        cairo_set_source_rgba(cr, fill.r, fill.g, fill.b, fill.a)
         text.showHere()
         cairo_new_path(cr)
+    }
+}
+
+extension Painter {
+    /// The campaign's street names over the map (see `StreetLabeler.place`), after the house
+    /// numbers and panels already in the placer.
+    mutating func drawStreetLabels(map: MapData, layout: Layout) throws {
+        let text = try streetText()
+        let labeler = StreetLabeler(font: style.font, size: style.streetLabelSize * s, pad: style.labelPadding * s,
+                                    spacing: style.streetLabelSpacing * s, step: 24 * s,
+                                    canvas: PixelRect(x: 0, y: 0, width: Double(view.width), height: Double(view.height)),
+                                    fill: style.streetLabelColor, halo: style.labelHalo, haloWidth: style.labelHaloWidth * s)
+        let roads = layout.roads.compactMap { road -> StreetLine? in
+            guard let name = map.roads[road.index].name else { return nil }
+            return StreetLine(line: Array(layout.points[road.points]), name: name, roadClass: map.roads[road.index].roadClass)
+        }
+        placedLabels += labeler.place(roads, text: text, cr: cr, placer: &placer)
     }
 }

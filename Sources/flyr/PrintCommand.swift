@@ -57,7 +57,7 @@ struct PrintCommand: ParsableCommand {
             try store.forEachTurf { turf, stops, roads in
                 p.add(turf: turf, routeMetres: routes[turf] ?? 0, rows: stops.map {
                     WalkRow(number: $0.number, street: $0.street, unit: $0.unit, location: $0.location, footprint: $0.footprint)
-                }, roads: roads)
+                }, roads: roads.map { MapRoad(line: $0.line, roadClass: $0.roadClass, name: $0.name) })
             }
             try store.close()
             try p.finish()

@@ -223,7 +223,8 @@ struct ProvisionCommand: ParsableCommand {
             print("{\"campaign_id\":\(LinkTable.jsonString(summary.campaignID)),\"unchanged\":\(summary.unchanged),"
                   + "\"addresses_saved\":\(summary.addressesSaved),\"buildings_saved\":\(summary.buildingsSaved),"
                   + "\"roads_saved\":\(summary.roadsSaved),\"links_created\":\(summary.linksCreated),"
-                  + "\"orphan_buildings\":\(summary.orphanBuildings),\"seconds\":\(secs)}")
+                  + "\"orphan_buildings\":\(summary.orphanBuildings),\"turfs_recut\":\(summary.turfsRecut.map { "\($0.turfs)" } ?? "null"),"
+                  + "\"seconds\":\(secs)}")
         } else {
             if summary.unchanged { Log.info("flyr provision: \(output) already holds these inputs; nothing changed") }
             Log.info("""
@@ -231,6 +232,9 @@ struct ProvisionCommand: ParsableCommand {
                   addresses_saved \(summary.addressesSaved), buildings_saved \(summary.buildingsSaved), roads_saved \(summary.roadsSaved)
                   links_created \(summary.linksCreated), orphan_buildings \(summary.orphanBuildings), \(secs) s
                 """)
+        }
+        if let r = summary.turfsRecut {
+            Log.info("flyr provision: the turfs were cut again over the new addresses: \(r.turfs) turfs of about \(r.target) doors (new turf ids and walking order; print new walk lists)")
         }
     }
 }

@@ -8,12 +8,14 @@ struct TurfCommand: ParsableCommand {
         commandName: "turf", abstract: "Cut the campaign's addresses into walkable turfs of about N doors.",
         discussion: """
         Block faces (one side of a road between junctions; both sides of a residential street) \
-        are never split. Each turf grows from its westmost block face along the road network \
-        and stops nearest N doors without passing 1.25 × N; turfs under 0.75 × N join a \
-        neighbour when the sum stays within 1.25 × N. Each address gets turf_id and turf_seq \
-        (its place in the walk); the turfs layer holds the outlines. Cutting again replaces \
-        both and keeps field data. Prints one row per turf: turf, doors, block faces, the \
-        walk in metres and the same doors in id order in metres.
+        are never split. Each turf grows from its westmost block face along the road network, \
+        first to faces that keep its hull clear of other doors, and stops nearest N doors \
+        without passing 1.25 × N; turfs under 0.75 × N join a neighbour when the sum stays \
+        within 1.25 × N. Each address gets turf_id and turf_seq (its place in the walk); the \
+        turfs layer holds the outlines (15 m round the walk, never overlapping). Cutting again \
+        replaces both and keeps field data. Prints one row per turf: turf, doors, block faces, \
+        the walk in metres and the same doors in id order in metres; the summary on stderr \
+        counts the doors inside another turf's outline and inside its convex hull.
         """)
 
     @OptionGroup var file: CampaignFile
@@ -36,8 +38,12 @@ struct TurfCommand: ParsableCommand {
             FileHandle.standardError.write(Data("""
                 \(r.turfs.count) turfs, \(r.doorsInTurfs) doors (\(r.doorsLeftOut) on no walkable road, left out); \
                 within ±25 % of \(doors): \(LinkTable.format(100 * r.shareWithinBand, 1)) %; \
-                walk shorter than id order: \(LinkTable.format(100 * r.shareShorterThanIDOrder, 1)) %\n
+                walk shorter than id order: \(LinkTable.format(100 * r.shareShorterThanIDOrder, 1)) %; \
+                doors inside another turf's outline: \(r.doorsInOtherOutlines) (\(percent(r.doorsInOtherOutlines, of: r.doorsInTurfs)) %), \
+                inside another turf's convex hull + 15 m: \(r.doorsInOtherHulls) (\(percent(r.doorsInOtherHulls, of: r.doorsInTurfs)) %)\n
                 """.utf8))
         } catch { reportAndExit(error) }
     }
+
+    private func percent(_ n: Int, of total: Int) -> String { LinkTable.format(100 * Double(n) / Double(max(total, 1)), 1) }
 }

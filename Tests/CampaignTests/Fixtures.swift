@@ -14,10 +14,11 @@ enum Fixtures {
     }
 
     /// The sample area read, linked and oriented, ready to provision.
-    static func sampleInput(name: String = "Sample", dropBuildings: Int = 0, settings: String = "default") throws -> ProvisionInput {
+    static func sampleInput(name: String = "Sample", dropBuildings: Int = 0, dropAddresses: Int = 0, settings: String = "default") throws -> ProvisionInput {
         var b = try loadBuildings([sample("buildings.geojson")]).features
         b.removeFirst(dropBuildings)
-        let a = try loadAddresses([sample("addresses-streetside.geojsonseq")]).features
+        var a = try loadAddresses([sample("addresses-streetside.geojsonseq")]).features
+        a.removeFirst(dropAddresses)
         let s = try loadSegments([sample("segments.geojson")]).features
         let links = try Linker().link(buildings: b, addresses: a, segments: s)
         let o = try Orienter.orientAddresses(buildings: b, addresses: a, segments: s, links: links)
@@ -25,6 +26,7 @@ enum Fixtures {
                        SourceFile(layer: "addresses", path: sample("addresses-streetside.geojsonseq")),
                        SourceFile(layer: "segments", path: sample("segments.geojson"))]
         if dropBuildings > 0 { sources[0].sha256 = "dropped-\(dropBuildings)" }
+        if dropAddresses > 0 { sources[1].sha256 = "dropped-\(dropAddresses)" }
         return ProvisionInput(name: name, type: "flyer", buildings: b, addresses: a, segments: s, links: links,
                               orientations: o, sources: sources, bbox: nil, settings: settings)
     }

@@ -52,5 +52,21 @@ import Testing
         }
         #expect(found == 558)
         #expect(try CLI.run(["print", c, "--walk-list", "-o", pdf]).status == 73)
+
+        // Provisioned again from other address points: the turfs are cut again, and said so.
+        let again = try CLI.run(["provision", "--name", "Sample", "--buildings", CLI.sample("buildings.geojson"),
+                                 "--addresses", CLI.sample("addresses.geojsonseq"), "--segments", CLI.sample("segments.geojson"),
+                                 "-o", c, "--force", "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let recut = try #require(again.stdout.range(of: #""turfs_recut":(\d+)"#, options: .regularExpression).map { again.stdout[$0] })
+        let turfs = Int(recut.split(separator: ":")[1])!
+        #expect(turfs >= 5 && again.stderr.contains("the turfs were cut again"))
+        let db2 = try DatabaseQueue(path: c, configuration: { var k = Configuration(); k.readonly = true; return k }())
+        let (stored, unplaced) = try db2.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM turfs")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM campaign_addresses WHERE turf_id IS NULL OR turf_id NOT IN (SELECT turf_id FROM turfs)")!)
+        }
+        try db2.close()
+        #expect(stored == turfs && unplaced == 0)
     }
 }

@@ -4,8 +4,8 @@ import Render
 import Testing
 
 /// One self-contained render case: `Golden/<name>.case.json` holds the style name (a file in
-/// `styles/`), bbox W,S,E,N, size in pixels, optional title, the features (web map format)
-/// and roads. References are named by what produced them: `<name>-<style>-<w>x<h>.png|svg`.
+/// `styles/`), bbox W,S,E,N, size in pixels, optional title, the features (web map format),
+/// roads (class, name, line) and optionally a turf in focus (its buildings and walk). References are named by what produced them: `<name>-<style>-<w>x<h>.png|svg`.
 struct GoldenCase: CustomTestStringConvertible, Sendable {
     let name: String
     var testDescription: String { name }
@@ -21,8 +21,11 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         var bbox: [Double]
         var size: [Int]
         var title: String?
-        struct Road: Decodable { var `class`: String?; var line: [[Double]] }
+        struct Road: Decodable { var `class`: String?; var name: String?; var line: [[Double]] }
         var roads: [Road]?
+        /// One turf: its buildings drawn normally (the rest dimmed) and its walk.
+        struct Focus: Decodable { var buildings: [String]; var route: [[Double]] }
+        var focus: Focus?
     }
 
     func load() throws -> (spec: Spec, map: MapData, style: Style) {
@@ -33,7 +36,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         let features = try JSONSerialization.data(withJSONObject: object["features"]!)
         var map = try FeaturesGeoJSONSource.parse(features, file: url.path)
         map.title = spec.title
-        map.roads = (spec.roads ?? []).map { r in MapRoad(line: r.line.map { Coord($0[0], $0[1]) }, roadClass: r.class) }
+        map.roads = (spec.roads ?? []).map { r in MapRoad(line: r.line.map { Coord($0[0], $0[1]) }, roadClass: r.class, name: r.name) }
+        map.focus = spec.focus.map { MapFocus(buildingIDs: Set($0.buildings), route: $0.route.map { Coord($0[0], $0[1]) }) }
         return (spec, map, try Fixture.style(spec.style))
     }
 
@@ -72,19 +76,24 @@ func normalisedSVG(_ text: String) -> String {
         let (spec, map, style) = try c.load()
         let view = Viewport.bbox(BBox(minX: spec.bbox[0], minY: spec.bbox[1], maxX: spec.bbox[2], maxY: spec.bbox[3]), padding: 0)
         let r = try MapRenderer(style: style).render(map, viewport: view, canvas: .pixels(width: spec.size[0], height: spec.size[1]), format: .png)
-        let ref = c.reference(spec, "png")
-        if Self.record { try r.data.write(to: ref); return }
+        try Self.comparePNG(r.data, reference: c.reference(spec, "png"), name: c.name)
+    }
+
+    /// Compares a PNG with its reference within the tolerance (or records it); on failure
+    /// writes the actual image and a diff beside the reference.
+    static func comparePNG(_ data: Data, reference ref: URL, name: String) throws {
+        if record { try data.write(to: ref); return }
         guard FileManager.default.fileExists(atPath: ref.path) else {
             Issue.record("no reference \(ref.lastPathComponent); record it with FLYR_RECORD_GOLDEN=1 swift test --filter GoldenTests")
             return
         }
         let expected = try RasterImage(pngFile: ref.path)
-        let actual = try RasterImage(png: r.data)
+        let actual = try RasterImage(png: data)
         let actualURL = ref.deletingPathExtension().appendingPathExtension("actual.png")
         let diffURL = ref.deletingPathExtension().appendingPathExtension("diff.png")
         guard expected.width == actual.width, expected.height == actual.height else {
-            try r.data.write(to: actualURL)
-            Issue.record("\(c.name): size \(actual.width)x\(actual.height), reference \(expected.width)x\(expected.height); actual in \(actualURL.path)")
+            try data.write(to: actualURL)
+            Issue.record("\(name): size \(actual.width)x\(actual.height), reference \(expected.width)x\(expected.height); actual in \(actualURL.path)")
             return
         }
         var diff = [UInt8](repeating: 0, count: expected.rgba.count)
@@ -101,9 +110,9 @@ func normalisedSVG(_ text: String) -> String {
         }
         let share = Double(differing) / Double(expected.width * expected.height)
         if share > differingShare {
-            try r.data.write(to: actualURL)
+            try data.write(to: actualURL)
             try RasterImage(width: expected.width, height: expected.height, rgba: diff).pngData().write(to: diffURL)
-            Issue.record("\(c.name): \(differing) pixels (\(String(format: "%.2f", share * 100)) %) differ by more than \(channelTolerance); see \(actualURL.path) and \(diffURL.path)")
+            Issue.record("\(name): \(differing) pixels (\(String(format: "%.2f", share * 100)) %) differ by more than \(channelTolerance); see \(actualURL.path) and \(diffURL.path)")
         }
     }
 

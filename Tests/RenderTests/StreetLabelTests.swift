@@ -69,6 +69,32 @@ import Testing
         #expect(without.data != result.data)
     }
 
+    /// The golden street-names case read back from the label placer: every name placed but the
+    /// short street's, none upside down, no two labels meeting, no name over a house number.
+    @Test func theGoldenStreetNamesKeepTheRules() throws {
+        let (spec, map, style) = try GoldenCase(name: "street-names").load()
+        let view = Viewport.bbox(BBox(minX: spec.bbox[0], minY: spec.bbox[1], maxX: spec.bbox[2], maxY: spec.bbox[3]), padding: 0)
+        let result = try MapRenderer(style: style).render(map, viewport: view, canvas: .pixels(width: spec.size[0], height: spec.size[1]), format: .png)
+        let streets = result.labels.filter { $0.kind == .street }, numbers = result.labels.filter { $0.kind == .houseNumber }
+        #expect(Set(streets.map(\.text)) == ["Jamaica Avenue", "Hollis Street", "Springfield Boulevard"])
+        #expect(numbers.count == 16)
+        for s in streets { #expect(s.angle > -Double.pi / 2 && s.angle <= Double.pi / 2, "\(s.text) at \(s.angle)") }
+        // Drawn east to west and north-east to south-west, yet read left to right.
+        let hollis = try #require(streets.first { $0.text == "Hollis Street" })
+        #expect(abs(hollis.angle) < 0.01)
+        let springfield = try #require(streets.first { $0.text == "Springfield Boulevard" })
+        #expect(springfield.angle < -0.5 && springfield.angle > -1.3, "\(springfield.angle)")
+        for (i, a) in result.labels.enumerated() {
+            for b in result.labels[(i + 1)...] {
+                #expect(!a.boxes.contains { x in b.boxes.contains { x.intersects($0) } }, "\(a.kind) '\(a.text)' meets \(b.kind) '\(b.text)'")
+            }
+        }
+        let canvas = PixelRect(x: 0, y: 0, width: Double(spec.size[0]), height: Double(spec.size[1]))
+        for s in streets {
+            #expect(s.boxes.allSatisfy { $0.x >= canvas.x && $0.y >= canvas.y && $0.x + $0.width <= canvas.width && $0.y + $0.height <= canvas.height })
+        }
+    }
+
     /// Text as `pdftotext -raw` gives it, compatibility-normalised (ligatures split) and
     /// without white space: rotated glyphs come out one a line, in order.
     static func squeezed(_ text: String) -> String {

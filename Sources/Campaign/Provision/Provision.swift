@@ -95,6 +95,14 @@ public struct ProvisionSummary: Sendable, Equatable {
     public var orphanBuildings: Int
     /// The campaign already held exactly these inputs: nothing was written.
     public var unchanged: Bool
+    /// When the campaign had turfs: they were cut again over the new addresses with the same
+    /// target (`target` doors), giving `turfs` turfs; their ids and walking order are new.
+    public var turfsRecut: (target: Int, turfs: Int)? {
+        get { recutTarget.map { ($0, recutTurfs) } }
+        set { recutTarget = newValue?.target; recutTurfs = newValue?.turfs ?? 0 }
+    }
+    var recutTarget: Int? = nil
+    var recutTurfs = 0
 }
 
 public enum Provisioner {

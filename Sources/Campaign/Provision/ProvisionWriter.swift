@@ -61,10 +61,19 @@ extension Provisioner {
         tableWritten()
         for index in lookupIndexes where index.table != "building_address_links" { try createIndex(db, index) }
 
+        // Turfs cut before would number addresses that are gone or moved: cut them again.
+        let recutTarget = try CampaignStore.storedTurfTarget(db)
+        let recut = try recutTarget.map { target in
+            progress("cutting the turfs again (\(target) doors each)")
+            return try CampaignStore.cutTurfs(db, target: target).turfs.count
+        }
+
         // What was written, counted as it went in (no scan of the tables).
-        return ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
-                                roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: buildings.orphans,
-                                unchanged: false)
+        var summary = ProvisionSummary(campaignID: campaignID, addressesSaved: rows, buildingsSaved: input.buildings.count,
+                                       roadsSaved: input.segments.count, linksCreated: linksCreated, orphanBuildings: buildings.orphans,
+                                       unchanged: false)
+        if let recutTarget, let recut { summary.turfsRecut = (recutTarget, recut) }
+        return summary
     }
 
     // MARK: The steps, in order

@@ -13,14 +13,17 @@ public struct Turf: Sendable {
     public var routeMetres: Double
     /// The same doors visited in id order, metres.
     public var idOrderMetres: Double
-    /// The doors' convex hull grown by 15 m, closed ring, degrees.
-    public var outline: [Coord]
+    /// Its block faces' walks grown by 15 m and cut to the Voronoi cells of its doors (one
+    /// polygon per group of touching faces; never overlapping another turf's), degrees.
+    public var outline: [PolygonCoords]
 }
 
 /// Cuts addresses into turfs of about `target` doors. A block face is never split; a turf
-/// grows from its westmost block face to the nearest faces joined to it by the road network
-/// (or, where the network has a gap, within 250 m), and stops nearest the target without
-/// passing 1.25 × target; turfs under 0.75 × target are then merged into a neighbour when the
+/// grows from its westmost block face to the faces joined to it by the road network (or,
+/// where the network has a gap, within 250 m): first those that keep the convex hull of its
+/// doors (grown by 15 m) clear of other doors, then the nearest. It stops nearest the target
+/// without passing 1.25 × target, or at 0.75 × target when every next face would take the
+/// hull over other doors; turfs under 0.75 × target are then merged into a neighbour when the
 /// sum stays within 1.25 × target. Doors on no road (no walkable road at all) are left out.
 /// Deterministic: the same doors and roads give the same turfs.
 public struct TurfCutter {
@@ -79,12 +82,15 @@ public struct TurfCutter {
         return out.map { Array(Set($0)).sorted() }
     }
 
-    public func cut(target: Int) -> [Turf] {
+    public func cut(target: Int) throws -> [Turf] {
         let units = units()
         let near = neighbours(units)
         let hi = Double(target) * 1.25, lo = Double(target) * 0.75
         var turfOf = [Int](repeating: -1, count: units.count)
         var groups: [[Int]] = []
+        var unitOf = [Int](repeating: -1, count: doors.count)
+        for (u, unit) in units.enumerated() { for d in unit.doors { unitOf[d] = u } }
+        let grid = DoorGrid(points: points, keep: { unitOf[$0] >= 0 })
         let westFirst = units.indices.sorted { (units[$0].centroid.x, units[$0].centroid.y, $0) < (units[$1].centroid.x, units[$1].centroid.y, $1) }
         for seed in westFirst where turfOf[seed] < 0 {
             let t = groups.count
@@ -92,6 +98,7 @@ public struct TurfCutter {
             var sum = Coord(units[seed].centroid.x * Double(size), units[seed].centroid.y * Double(size))
             turfOf[seed] = t
             var frontier = Set(near[seed].filter { turfOf[$0] < 0 })
+            var hull = Self.convexHull(units[seed].doors.map { points[$0] })
             while Double(size) < Double(target) {
                 let centre = Coord(sum.x / Double(size), sum.y / Double(size))
                 var pool = frontier.filter { Double(size + units[$0].doors.count) <= hi }
@@ -99,10 +106,18 @@ public struct TurfCutter {
                     // A gap in the network: the nearest free unit within 250 m.
                     pool = Set(units.indices.filter { turfOf[$0] < 0 && Self.distance(units[$0].centroid, centre) <= 250 && Double(size + units[$0].doors.count) <= hi })
                 }
-                guard let c = pool.min(by: { (Self.distance(units[$0].centroid, centre), $0) < (Self.distance(units[$1].centroid, centre), $1) }) else { break }
-                let n = units[c].doors.count
-                if Double(size) >= lo && abs(Double(size - target)) <= abs(Double(size + n - target)) { break }
-                group.append(c); size += n; turfOf[c] = t
+                // Of the nearest few units, the one that takes the fewest other doors into the
+                // turf's hull, then the nearest.
+                let nearest = pool.map { (distance: Self.distance(units[$0].centroid, centre), unit: $0) }
+                    .sorted { ($0.distance, $0.unit) < ($1.distance, $1.unit) }.prefix(Self.candidates)
+                let ranked = nearest.map { c in
+                    let s = swallowed(adding: units[c.unit].doors, to: hull, grid: grid, isMember: { turfOf[unitOf[$0]] == t || unitOf[$0] == c.unit })
+                    return (swallowed: s.count, hull: s.hull, distance: c.distance, unit: c.unit)
+                }
+                guard let best = ranked.min(by: { ($0.swallowed, $0.distance, $0.unit) < ($1.swallowed, $1.distance, $1.unit) }) else { break }
+                let c = best.unit, n = units[c].doors.count
+                if Double(size) >= lo && (best.swallowed > 0 || abs(Double(size - target)) <= abs(Double(size + n - target))) { break }
+                group.append(c); size += n; turfOf[c] = t; hull = best.hull
                 sum = Coord(sum.x + units[c].centroid.x * Double(n), sum.y + units[c].centroid.y * Double(n))
                 frontier.remove(c)
                 for m in near[c] where turfOf[m] < 0 { frontier.insert(m) }
@@ -110,7 +125,10 @@ public struct TurfCutter {
             groups.append(group)
         }
         groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
-        return groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { units[$0] }) }
+        let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { units[$0] }) }
+        var turfs = made.map(\.turf)
+        try setOutlines(&turfs, walks: made.map(\.walks), context: GEOSContext())
+        return turfs
     }
 
     /// Small groups folded into their smallest neighbouring group that stays within `hi`.
@@ -128,4 +146,7 @@ public struct TurfCutter {
     }
 
     static func distance(_ a: Coord, _ b: Coord) -> Double { hypot(a.x - b.x, a.y - b.y) }
+
+    /// How many of the nearest free units are weighed at each step of a turf's growth.
+    static let candidates = 4
 }

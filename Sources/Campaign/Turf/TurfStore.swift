@@ -25,6 +25,10 @@ public struct TurfCutReport: Sendable {
     public var shareWithinBand: Double
     /// Turfs whose walk is shorter than the same doors in id order, 0...1.
     public var shareShorterThanIDOrder: Double
+    /// Doors inside another turf's stored outline (its faces' walks grown by 15 m).
+    public var doorsInOtherOutlines: Int
+    /// Doors inside another turf's convex hull grown by 15 m: how far turfs interleave.
+    public var doorsInOtherHulls: Int
 }
 
 extension CampaignStore {
@@ -33,28 +37,42 @@ extension CampaignStore {
     /// (NULL for an address on no road). Field data (statuses, visits, scans) is not touched.
     public func cutTurfs(doors target: Int) throws -> TurfCutReport {
         precondition(target > 0, "a turf holds at least one door")
-        let (fids, doors, roads) = try db.read { db in try Self.turfInputs(db) }
-        let turfs = TurfCutter(doors: doors, roads: roads).cut(target: target)
-        try db.write { db in
-            try db.execute(sql: "DELETE FROM turfs")
-            try db.execute(sql: "UPDATE campaign_addresses SET turf_id = NULL, turf_seq = NULL")
-            let update = try db.makeStatement(sql: "UPDATE campaign_addresses SET turf_id = ?, turf_seq = ? WHERE fid = ?")
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO turfs (geom, turf_id, doors, block_faces, route_m, target_doors) VALUES (?, ?, ?, ?, ?, ?)
-                """)
-            for t in turfs {
-                let geom = GeoPackageGeometry.multiPolygon([PolygonCoords(rings: [t.outline])]).encode()
-                try insert.execute(arguments: [geom, t.id, t.doors.count, t.blockFaces, t.routeMetres, target])
-                for (k, d) in t.doors.enumerated() { try update.execute(arguments: [t.id, k + 1, fids[d]]) }
-            }
-            try GeoPackage.updateExtent(db, table: "turfs")
+        return try db.write { db in try Self.cutTurfs(db, target: target) }
+    }
+
+    /// The target of the turfs stored (`target_doors` of the last cut); nil when the campaign
+    /// has none (or predates turfs).
+    static func storedTurfTarget(_ db: Database) throws -> Int? {
+        guard try db.tableExists("turfs") else { return nil }
+        return try Int.fetchOne(db, sql: "SELECT target_doors FROM turfs ORDER BY turf_id LIMIT 1")
+    }
+
+    /// Cuts and stores the turfs inside the caller's transaction (see `cutTurfs(doors:)`).
+    static func cutTurfs(_ db: Database, target: Int) throws -> TurfCutReport {
+        let (fids, doors, roads) = try turfInputs(db)
+        let cutter = TurfCutter(doors: doors, roads: roads)
+        let turfs = try cutter.cut(target: target)
+        let context = GEOSContext()
+        let inOutlines = try cutter.doorsInOtherTurfs(turfs, areas: turfs.map(\.outline), context: context)
+        let inHulls = try cutter.doorsInOtherTurfs(turfs, areas: turfs.map { [PolygonCoords(rings: [cutter.hull($0.doors)])] }, context: context)
+        try db.execute(sql: "DELETE FROM turfs")
+        try db.execute(sql: "UPDATE campaign_addresses SET turf_id = NULL, turf_seq = NULL")
+        let update = try db.makeStatement(sql: "UPDATE campaign_addresses SET turf_id = ?, turf_seq = ? WHERE fid = ?")
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO turfs (geom, turf_id, doors, block_faces, route_m, target_doors) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for t in turfs {
+            try insert.execute(arguments: [GeoPackageGeometry.multiPolygon(t.outline).encode(), t.id, t.doors.count, t.blockFaces, t.routeMetres, target])
+            for (k, d) in t.doors.enumerated() { try update.execute(arguments: [t.id, k + 1, fids[d]]) }
         }
+        try GeoPackage.updateExtent(db, table: "turfs")
         let inTurfs = turfs.reduce(0) { $0 + $1.doors.count }
         let n = Double(max(turfs.count, 1))
         return TurfCutReport(
             turfs: turfs, doorsInTurfs: inTurfs, doorsLeftOut: doors.count - inTurfs,
             shareWithinBand: Double(turfs.filter { abs(Double($0.doors.count - target)) <= 0.25 * Double(target) }.count) / n,
-            shareShorterThanIDOrder: Double(turfs.filter { $0.doors.count < 3 || $0.routeMetres < $0.idOrderMetres }.count) / n)
+            shareShorterThanIDOrder: Double(turfs.filter { $0.doors.count < 3 || $0.routeMetres < $0.idOrderMetres }.count) / n,
+            doorsInOtherOutlines: inOutlines, doorsInOtherHulls: inHulls)
     }
 
     /// The addresses (fid, door) in fid order and the walkable road segments, in id order.
@@ -97,6 +115,13 @@ extension CampaignStore {
     }
 }
 
+/// A road near a turf, as its walk-list map draws it.
+public struct TurfMapRoad: Sendable {
+    /// Degrees.
+    public var line: [Coord]
+    public var roadClass: String?, name: String?
+}
+
 /// A door of a turf as a walk list prints it.
 public struct TurfStop: Sendable {
     /// Its place in the turf's walk, from 1.
@@ -116,14 +141,16 @@ extension CampaignStore {
         }
     }
 
-    /// Calls `body` with each turf's id, its doors in walking order and the road lines
-    /// (degrees) that cross its doors' bounding box grown by 50 m, turf by turf.
-    public func forEachTurf(_ body: (Int, [TurfStop], [[Coord]]) throws -> Void) throws {
+    /// Calls `body` with each turf's id, its doors in walking order and the roads that cross
+    /// its doors' bounding box grown by 50 m, turf by turf.
+    public func forEachTurf(_ body: (Int, [TurfStop], [TurfMapRoad]) throws -> Void) throws {
         try db.read { db in
-            var roads: [[Coord]] = []
-            let s = try RawRows(db, sql: "SELECT geom FROM segments ORDER BY gers_id")
+            var roads: [TurfMapRoad] = []
+            let s = try RawRows(db, sql: "SELECT geom, class, name FROM segments ORDER BY gers_id")
             while try s.next() {
-                if !s.isNull(0), case .lineString(let l) = try GeoPackageGeometry.decode(bytes: s.blob(0)) { roads.append(l) }
+                if !s.isNull(0), case .lineString(let l) = try GeoPackageGeometry.decode(bytes: s.blob(0)) {
+                    roads.append(TurfMapRoad(line: l, roadClass: s.text(1), name: s.text(2)))
+                }
             }
             let rows = try RawRows(db, sql: """
                 SELECT a.turf_id, a.turf_seq, a.number, a.street, a.unit, a.geom, b.geom
@@ -137,7 +164,7 @@ extension CampaignStore {
                 for s in stops { if let l = s.location { box.expand(l) } }
                 let m = 50 / LocalPlane.metresPerDegree
                 box = BBox(minX: box.minX - 1.5 * m, minY: box.minY - m, maxX: box.maxX + 1.5 * m, maxY: box.maxY + m)
-                try body(turf, stops, roads.filter { box.intersects(BBox(covering: $0)) })
+                try body(turf, stops, roads.filter { box.intersects(BBox(covering: $0.line)) })
                 stops = []
             }
             while try rows.next() {

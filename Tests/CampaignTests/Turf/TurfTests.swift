@@ -46,7 +46,35 @@ import Testing
             turfOfFace[key] = t
         }
         for t in report.turfs where t.doors.count >= 3 { #expect(t.routeMetres < t.idOrderMetres, "turf \(t.id)") }
+        try checkOutlines(path, report, doors: doors)
         return report
+    }
+
+    /// The stored outlines are valid, cover their own doors, take in no other turf's door and
+    /// overlap no other outline (the shared area of any two is nil, to rounding). `doors` as
+    /// the cut read them (the report's door indices point into it).
+    static func checkOutlines(_ path: String, _ report: TurfCutReport, doors: [TurfDoor]) throws {
+        #expect(report.doorsInOtherOutlines == 0)
+        let db = try GeoPackage.open(path, readOnly: true)
+        let blobs = try db.read { try Row.fetchAll($0, sql: "SELECT turf_id, geom FROM turfs ORDER BY turf_id").map { ($0[0] as Int, $0[1] as Data) } }
+        try db.close()
+        let context = GEOSContext()
+        let outlines = try blobs.compactMap { id, blob -> Geometry? in
+            guard case .multiPolygon(let parts) = try GeoPackageGeometry.decode(blob) else { Issue.record("turf \(id): not a multipolygon"); return nil }
+            let g = try Geometry.polygon(context, parts)
+            #expect(g.isValid, "turf \(id): \(g.validityReason)")
+            return g
+        }
+        try #require(outlines.count == report.turfs.count)
+        for (k, t) in report.turfs.enumerated() {
+            let own = try PreparedGeometry(outlines[k])
+            for d in t.doors { #expect(try own.covers(Geometry.point(context, doors[d].point)), "turf \(t.id): door \(doors[d].id) outside") }
+        }
+        for (i, a) in outlines.enumerated() {
+            for b in outlines[(i + 1)...] where a.envelope().intersects(b.envelope()) {
+                #expect(try a.intersection(b).area() < 1e-13, "turfs \(blobs[i].0) and another overlap")
+            }
+        }
     }
 
     @Test func sampleCutKeepsBlockFacesWalksShortAndRecutsTheSame() throws {
@@ -79,7 +107,7 @@ import Testing
 
     /// Two crossing streets: a residential one (both sides one face) and a primary (each side
     /// its own face), cut at the crossing.
-    @Test func quietStreetSidesStayTogetherBusySidesApart() {
+    @Test func quietStreetSidesStayTogetherBusySidesApart() throws {
         let d = 1.0 / LocalPlane.metresPerDegree
         let roads = [
             TurfRoad(id: "r", line: [Coord(0, 0), Coord(200 * d, 0), Coord(400 * d, 0)], roadClass: "residential", nameKey: "elm st"),
@@ -97,10 +125,42 @@ import Testing
         let units = cutter.units()
         #expect(units.count == 3)
         #expect(units.map { $0.doors.count }.sorted() == [8, 8, 16])
-        let turfs = cutter.cut(target: 8)
+        let turfs = try cutter.cut(target: 8)
         #expect(turfs.count == 3 && turfs.allSatisfy { $0.routeMetres <= $0.idOrderMetres })
         // The quiet street is walked up one side and back down the other.
         let elm = turfs.first { $0.doors.count == 16 }!
         #expect(Set(elm.doors.prefix(8).map { doors[$0].id.first! }).count == 1)
+        // The outlines follow the faces: the primary's two sides, 20 m apart, stay apart, and
+        // no door lies in another turf's outline; the hulls say the same here.
+        let context = GEOSContext()
+        #expect(try cutter.doorsInOtherTurfs(turfs, areas: turfs.map(\.outline), context: context) == 0)
+        #expect(try cutter.doorsInOtherTurfs(turfs, areas: turfs.map { [PolygonCoords(rings: [cutter.hull($0.doors)])] }, context: context) == 0)
+        // Grown across the primary, an outline would take the other side's doors.
+        let wide = try Geometry.polygon(context, turfs.first { doors[$0.doors[0]].id.first == "e" }!.outline)
+        let west = try Geometry.point(context, doors.first { $0.id == "w3" }!.point)
+        #expect(try !wide.covers(west))
+    }
+
+    /// A campaign provisioned again over a file with turfs gets its turfs cut again with the same
+    /// target: no turf keeps addresses that are gone, every address is in one, the layer agrees.
+    @Test func reprovisionCutsTheTurfsAgain() throws {
+        let path = try Fixtures.tempDir().appendingPathComponent("c.gpkg").path
+        #expect(try Provisioner.provision(try Fixtures.sampleInput(), at: path).turfsRecut == nil)
+        let first = try Self.checkCut(path, target: 40)
+        let again = try Provisioner.provision(try Fixtures.sampleInput(dropAddresses: 100), at: path)
+        let recut = try #require(again.turfsRecut)
+        #expect(recut.target == 40 && recut.turfs >= 5 && recut.turfs < first.turfs.count)
+        let columns = try Self.turfColumns(path)
+        #expect(columns.count == 458 && columns.values.allSatisfy { $0[0] != nil && $0[1] != nil })
+        let db = try GeoPackage.open(path, readOnly: true)
+        let (stored, counted) = try db.read { db in
+            (try Row.fetchAll(db, sql: "SELECT turf_id, doors FROM turfs ORDER BY turf_id").map { [$0[0] as Int, $0[1] as Int] },
+             try Row.fetchAll(db, sql: "SELECT turf_id, count(*) FROM campaign_addresses GROUP BY turf_id ORDER BY turf_id").map { [$0[0] as Int, $0[1] as Int] })
+        }
+        try db.close()
+        #expect(stored == counted && stored.count == recut.turfs)
+        // The same as cutting the new addresses afresh.
+        _ = try Self.checkCut(path, target: 40)
+        #expect(try Self.turfColumns(path) == columns)
     }
 }
