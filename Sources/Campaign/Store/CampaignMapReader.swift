@@ -65,21 +65,28 @@ public final class CampaignMapReader {
         }
     }
 
-    /// Calls `body` with successive batches of up to `batchSize` buildings whose R-tree box
-    /// meets `area` (degrees; the R-tree's boxes are rounded outward, so every building that
-    /// meets it is read, and a few that only nearly do). Draw order is ascending id, bytewise:
-    /// by default rows come in fid order and are checked to follow it (flyr provision writes
-    /// them so); a file where they do not throws `NotInIDOrder` after some batches, and
-    /// `sortFirst` has SQLite sort the matching rows by id first. Rows without geometry are
-    /// skipped; a blob that is not a polygon is `GeoPackageError.badGeometry` naming the row.
+    /// Calls `body` with successive batches of up to `batchSize` buildings whose box meets
+    /// `area` (degrees), and perhaps a few that only nearly do. The R-tree picks them: its rows
+    /// are read by fid. When it finds more than a quarter of the buildings (a view over most of
+    /// the campaign), the table is read straight through instead and rows whose stored envelope
+    /// misses `area` are skipped before decoding: one sequential pass costs less than that
+    /// many look-ups (`rowsRead` then counts every row). Draw order is ascending id, bytewise:
+    /// rows come in fid order and are checked to follow it (flyr provision writes them so); a
+    /// file where they do not throws `NotInIDOrder` after some batches, and `sortFirst` has
+    /// SQLite sort the matching rows by id first. Rows without geometry are skipped; a blob
+    /// that is not a polygon is `GeoPackageError.badGeometry` naming the row.
     public func buildings(in area: BBox, sortFirst: Bool = false, batchSize: Int = 2048, _ body: (inout Batch) throws -> Void) throws {
         guard !area.isEmpty else { return }
         try queue.read { db in
+            let box = "minx <= \(area.maxX) AND maxx >= \(area.minX) AND miny <= \(area.maxY) AND maxy >= \(area.minY)"
+            let hits = try Int.fetchOne(db, sql: "SELECT count(*) FROM rtree_buildings_geom WHERE \(box)") ?? 0
+            guard hits > 0 else { return }
+            let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM rtree_buildings_geom") ?? 0
+            let scan = 4 * hits > all
             let rows = try RawRows(db, sql: """
                 SELECT b.fid, b.geom, b.gers_id, b.feature_status, s.status, s.scans_total
                 FROM buildings b LEFT JOIN building_stats s ON s.gers_id = b.gers_id
-                WHERE b.fid IN (SELECT id FROM rtree_buildings_geom WHERE minx <= \(area.maxX) AND maxx >= \(area.minX)
-                                AND miny <= \(area.maxY) AND maxy >= \(area.minY))
+                \(scan ? "" : "WHERE b.fid IN (SELECT id FROM rtree_buildings_geom WHERE \(box))")
                 ORDER BY \(sortFirst ? "b.gers_id" : "b.fid")
                 """)
             var batch = Batch()
@@ -89,9 +96,11 @@ public final class CampaignMapReader {
                 guard !rows.isNull(1), let id = rows.text(2) else { continue }
                 if !sortFirst, !last.isEmpty, CampaignStore.bytewise(last, id) >= 0 { throw NotInIDOrder(path: path) }
                 last = id
+                let blob = rows.blob(1)
+                if scan, let e = GeoPackageGeometry.Header(blob)?.envelope, !e.intersects(area) { continue }
                 let span: Range<Int>
                 do {
-                    span = try GeoPackageGeometry.appendRings(bytes: rows.blob(1), coords: &batch.coords, rings: &batch.rings)
+                    span = try GeoPackageGeometry.appendRings(bytes: blob, coords: &batch.coords, rings: &batch.rings)
                 } catch let GeoPackageError.badGeometry(detail) {
                     throw GeoPackageError.badGeometry("\(path): buildings fid \(rows.int(0)) (\(id)): \(detail)")
                 }
