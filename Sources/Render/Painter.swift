@@ -16,6 +16,7 @@ struct Painter {
     /// Street names are shaped by Pango; made on first use.
     private var streetLayout: TextLayout?
     private var patterns: [StatusPaint: CairoPattern] = [:]
+    private var solids: [RGBA: CairoPattern] = [:]
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
     /// House numbers, title, legend and scale text, shaped by Pango in the style's font.
@@ -142,7 +143,7 @@ struct Painter {
         try setPaint(paint)
         if style.buildingStrokeWidth > 0 {
             cairo_fill_preserve(cr)
-            ctx.setColor(style.buildingStroke)
+            try setSolid(style.buildingStroke)
             cairo_stroke(cr)
         } else {
             cairo_fill(cr)
@@ -151,7 +152,7 @@ struct Painter {
 
     /// Sets the source to a status paint: its colour, or a repeating hatch tile over it.
     mutating func setPaint(_ paint: StatusPaint) throws {
-        guard paint.hatch != .none else { ctx.setColor(paint.fill); return }
+        guard paint.hatch != .none else { try setSolid(paint.fill); return }
         if let p = patterns[paint] { cairo_set_source(cr, p.handle); return }
         let t = 8 * s
         let tile = try CairoSurface.recording(width: t, height: t)
@@ -179,6 +180,15 @@ struct Painter {
         let pattern = try CairoPattern(repeating: tile)
         patterns[paint] = pattern
         cairo_set_source(cr, pattern.handle)
+    }
+
+    /// Sets the source to a solid colour through a pattern made once per colour (a footprint
+    /// sets two sources; a new pattern each time costs more than its fill).
+    mutating func setSolid(_ c: RGBA) throws {
+        if let p = solids[c] { cairo_set_source(cr, p.handle); return }
+        let p = try CairoPattern(solid: c)
+        solids[c] = p
+        cairo_set_source(cr, p.handle)
     }
 
     // MARK: route

@@ -136,7 +136,7 @@ extension MapRenderer {
             try reader.read(area: area, sortFirst: sortFirst) { batch in
                 pass.read += seconds(since: &mark)
                 try batch.coords.withUnsafeMutableBufferPointer { buffer throws(ProjError) in
-                    try projection.forward(buffer)
+                    if !WebMercator.forward(buffer) { try projection.forward(buffer) }
                     for i in buffer.indices { buffer[i] = view.pixel(buffer[i]) }
                 }
                 pass.project += seconds(since: &mark)

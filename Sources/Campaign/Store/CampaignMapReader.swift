@@ -90,14 +90,20 @@ public final class CampaignMapReader {
                 ORDER BY \(sortFirst ? "b.gers_id" : "b.fid")
                 """)
             var batch = Batch()
-            var last = ""
+            // The last id's bytes: rows are checked for order before any string is made.
+            var last: [UInt8] = []
             while try rows.next() {
                 rowsRead += 1
-                guard !rows.isNull(1), let id = rows.text(2) else { continue }
-                if !sortFirst, !last.isEmpty, CampaignStore.bytewise(last, id) >= 0 { throw NotInIDOrder(path: path) }
-                last = id
+                guard !rows.isNull(1), !rows.isNull(2) else { continue }
+                let idBytes = rows.textBytes(2)
+                if !sortFirst {
+                    if !last.isEmpty, !last.lexicographicallyPrecedes(idBytes) { throw NotInIDOrder(path: path) }
+                    last.removeAll(keepingCapacity: true)
+                    last.append(contentsOf: idBytes)
+                }
                 let blob = rows.blob(1)
                 if scan, let e = GeoPackageGeometry.Header(blob)?.envelope, !e.intersects(area) { continue }
+                let id = String(decoding: idBytes, as: UTF8.self)
                 let span: Range<Int>
                 do {
                     span = try GeoPackageGeometry.appendRings(bytes: blob, coords: &batch.coords, rings: &batch.rings)
