@@ -34,8 +34,7 @@ public struct RenderResult: Sendable {
     public var labelsPlaced: Int
     /// House numbers and street names placed, in placing order, with their collision boxes.
     public var labels: [PlacedLabel]
-    /// Streamed buildings read from storage (a building read by two bands counts twice); nil
-    /// for a map drawn from memory.
+    /// Streamed buildings: rows read from storage; nil for a map drawn from memory.
     public var buildingsRead: Int? = nil
 }
 

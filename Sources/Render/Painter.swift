@@ -130,6 +130,15 @@ struct Painter {
         return 10 * style.buildingStrokeWidth * s / 2 + 1
     }
 
+    /// Fills a batch's footprints in order; with `band`, only those whose paint (`reach`
+    /// pixels beyond their box) can touch it.
+    mutating func fillFootprints(_ batch: DrawBatch, band: BBox?, reach: Double) throws {
+        for f in batch.footprints {
+            if let band, !f.box.expanded(by: reach).intersects(band) { continue }
+            try fillFootprint(batch.points, rings: f.rings.lazy.map { batch.rings[$0] }, paint: f.paint)
+        }
+    }
+
     /// Fills one footprint (rings as ranges of `points`, pixels; rings of fewer than three
     /// points skipped) with its paint and outlines it in the style's stroke.
     mutating func fillFootprint<Rings: Sequence<Range<Int>>>(_ points: [Coord], rings: Rings, paint: StatusPaint) throws {

@@ -2,13 +2,13 @@ import CCairo
 import Foundation
 import Geo
 
-/// What one drawing pass over streamed buildings found: the legend's tallies and the house
-/// number candidates of the buildings it owns, and its time per phase.
+/// What the reading of streamed buildings found: the legend's tallies and the house number
+/// candidates, and its time per phase.
 struct StreamPass {
     var tally: [Int]
-    var candidates: [(id: String, key: Int64, box: BBox, interior: Coord?)] = []
-    /// Seconds reading rows, projecting them, and in all (roads and footprints).
-    var read = 0.0, project = 0.0, wall = 0.0
+    var candidates: [(key: Int64, box: BBox, interior: Coord?)] = []
+    /// Seconds reading rows and projecting them.
+    var read = 0.0, project = 0.0
     var buildingsRead = 0
 }
 
@@ -27,6 +27,9 @@ extension MapRenderer {
         }
     }
 
+    /// One reader streams the view's buildings; with two bands (a PNG on two CPUs) it reads on
+    /// a thread of its own and both band threads draw each batch it makes, each clipped to its
+    /// rows (`BatchFeed`), so every row is read and projected once.
     private func renderStreamed(_ source: StreamingMapSource, _ map: MapData, viewport: Viewport, canvas: Canvas,
                                 format: OutputFormat, sortFirst: Bool) throws -> RenderResult {
         var timings = RenderTimings()
@@ -40,57 +43,78 @@ extension MapRenderer {
 
         let surface = try Self.surface(for: view, format: format, title: map.title)
         let svgText = format == .svg ? SVGText(family: style.font) : nil
-        let bands = format == .png ? try streamBands(view: view, extent: extent, projection: projection) : []
-        var passes: [StreamPass] = []
-        if bands.count > 1 {
-            passes = try inBands(view: view, on: surface, bands: bands) { _, painter, band in
-                var start = ContinuousClock.now
-                try painter.drawBase(layout, band: band)
-                var pass = try streamPass(source, &painter, band: band, sortFirst: sortFirst)
-                pass.wall = seconds(since: &start)
-                return pass
-            }
-        }
         let ctx = try CairoContext(surface)
         if format != .png { cairo_scale(ctx.cr, view.pointsPerPixel, view.pointsPerPixel) }
         var painter = Painter(ctx: ctx, style: style, view: view, svgText: svgText)
-        if passes.isEmpty {
+        // House numbers are asked for only where one could fit: the height test needs no text.
+        let minLabelHeight = style.labelsVisible ? painter.beginHouseNumbers().textHeight * 0.8 : nil
+        let bands = format == .png ? try streamBands(view: view, extent: extent, projection: projection) : []
+        var pass: StreamPass
+        var drawSeconds = 0.0
+        if bands.count > 1 {
+            let feed = BatchFeed(drawers: bands.count)
+            let reading = SlotResults<StreamPass>(count: 1)
+            let group = DispatchGroup()
+            let view = painter.view
+            nonisolated(unsafe) let source = source
+            DispatchQueue.global().async(group: group) {
+                reading.set(0, Result { try self.readBatches(source, view: view, minLabelHeight: minLabelHeight, sortFirst: sortFirst) { feed.put($0) } })
+                feed.finish()
+            }
+            let drawn: [Double]
+            do {
+                drawn = try inBands(view: view, on: surface, bands: bands) { k, painter, band in
+                    // A drawer that stops, done or failed, no longer holds the reader back.
+                    defer { feed.leave(k) }
+                    var start = ContinuousClock.now
+                    try painter.drawBase(layout, band: band)
+                    let reach = painter.beginFootprints()
+                    while let batch = feed.take(k) { try painter.fillFootprints(batch, band: band, reach: reach) }
+                    return seconds(since: &start)
+                }
+            } catch {
+                group.wait()
+                throw error
+            }
+            group.wait()
+            pass = try reading.get(0)
+            drawSeconds = drawn.reduce(0, +)
+        } else {
             var start = ContinuousClock.now
             try painter.drawBase(layout)
-            passes = [try streamPass(source, &painter, band: nil, sortFirst: sortFirst)]
-            passes[0].wall = seconds(since: &start)
+            let reach = painter.beginFootprints()
+            var failure: Error?
+            pass = try readBatches(source, view: view, minLabelHeight: minLabelHeight, sortFirst: sortFirst) { batch in
+                do { try painter.fillFootprints(batch, band: nil, reach: reach); return true } catch { failure = error; return false }
+            }
+            if let failure { throw failure }
+            drawSeconds = seconds(since: &start) - pass.read - pass.project
         }
         var overlayStart = ContinuousClock.now
-        let statuses = MapStatus.allCases
-        for (k, status) in statuses.enumerated() {
-            let n = passes.reduce(0) { $0 + $1.tally[k] }
-            if n > 0 { layout.counts[status] = n }
-        }
-        let numbers = try houseNumbers(source, passes)
+        for (k, status) in MapStatus.allCases.enumerated() where pass.tally[k] > 0 { layout.counts[status] = pass.tally[k] }
+        let numbers = try houseNumbers(source, pass)
         try painter.drawOverlay(map: map, layout: layout, houseNumbers: numbers)
         try ctx.check("draw")
-        // Reading, projecting and drawing interleave on the drawing threads: each phase is
-        // its seconds summed over them, the labels and furniture drawn after added to draw.
-        timings.read = passes.reduce(0) { $0 + $1.read }
-        timings.project += passes.reduce(0) { $0 + $1.project }
-        timings.draw = passes.reduce(0) { $0 + $1.wall - $1.read - $1.project } + seconds(since: &overlayStart)
+        // With two bands, reading and drawing overlap: draw is the band threads' seconds summed
+        // (waits for batches included), then the labels and furniture.
+        timings.read = pass.read
+        timings.project += pass.project
+        timings.draw = drawSeconds + seconds(since: &overlayStart)
         clock = ContinuousClock.now
 
         let data = try Self.encode(surface, format: format, svgText: svgText)
         timings.encode = seconds(since: &clock)
         return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: painter.labelsPlaced,
-                            labels: painter.placedLabels, buildingsRead: passes.reduce(0) { $0 + $1.buildingsRead })
+                            labels: painter.placedLabels, buildingsRead: pass.buildingsRead)
     }
 
-    /// The passes' house number candidates in draw order (id, bytewise), with their labels.
-    private func houseNumbers(_ source: StreamingMapSource, _ passes: [StreamPass]) throws -> [HouseNumberCandidate] {
-        var all = passes.flatMap(\.candidates)
-        guard !all.isEmpty else { return [] }
-        if passes.count > 1 { all.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
+    /// The house number candidates in draw order, with their labels.
+    private func houseNumbers(_ source: StreamingMapSource, _ pass: StreamPass) throws -> [HouseNumberCandidate] {
+        guard !pass.candidates.isEmpty else { return [] }
         let reader = try source.openReader()
-        let labels = try reader.labels(keys: all.map(\.key))
+        let labels = try reader.labels(keys: pass.candidates.map(\.key))
         try reader.close()
-        return all.compactMap { c in labels[c.key].map { HouseNumberCandidate(label: $0, box: c.box, interior: c.interior) } }
+        return pass.candidates.compactMap { c in labels[c.key].map { HouseNumberCandidate(label: $0, box: c.box, interior: c.interior) } }
     }
 
     /// Two bands of rows split at the middle of the data's rows when there are two CPUs (or
@@ -115,48 +139,47 @@ private func seconds(since clock: inout ContinuousClock.Instant) -> Double {
 }
 
 extension MapRenderer {
-    /// Streams the buildings that can touch `band` (canvas pixels; nil: the whole canvas)
-    /// onto `painter` through a reader of its own, in draw order, culled and painted as
-    /// `Layout` and `drawBuildings` do. Tallies and house number candidates are kept only for
-    /// the buildings whose box centre's row lies in the band, so each is counted once.
-    func streamPass(_ source: StreamingMapSource, _ painter: inout Painter, band: BBox?, sortFirst: Bool) throws -> StreamPass {
-        let view = painter.view
+    /// Reads the buildings on the canvas through a reader of its own, in draw order, and hands
+    /// each batch on projected to pixels with the footprints on the canvas, culled and painted
+    /// as `Layout` does, until `deliver` returns false. Tallies and house number candidates
+    /// (buildings tall enough for a line of text) are kept in the pass.
+    func readBatches(_ source: StreamingMapSource, view: MapView, minLabelHeight: Double?, sortFirst: Bool,
+                     deliver: (DrawBatch) -> Bool) throws -> StreamPass {
         let projection = try Projection.webMercator()
         let canvas = BBox(minX: 0, minY: 0, maxX: Double(view.width), maxY: Double(view.height))
-        // House numbers are asked for only where one could fit: the height test needs no text.
-        let minLabelHeight = style.labelsVisible ? painter.beginHouseNumbers().textHeight * 0.8 : nil
-        let reach = painter.beginFootprints()
-        let area = try Self.degrees(of: (band?.expanded(by: reach) ?? canvas).expanded(by: 1), view: view, projection: projection)
+        let area = try Self.degrees(of: canvas.expanded(by: 1), view: view, projection: projection)
         let statuses = MapStatus.allCases
         let paints = statuses.map { StatusColor.paint(for: $0, style: style) }
         var pass = StreamPass(tally: [Int](repeating: 0, count: statuses.count))
         let reader = try source.openReader()
         var mark = ContinuousClock.now
+        var stopped = false
         do {
             try reader.read(area: area, sortFirst: sortFirst) { batch in
+                guard !stopped else { return }
                 pass.read += seconds(since: &mark)
                 try batch.coords.withUnsafeMutableBufferPointer { buffer throws(ProjError) in
                     if !WebMercator.forward(buffer) { try projection.forward(buffer) }
                     for i in buffer.indices { buffer[i] = view.pixel(buffer[i]) }
                 }
-                pass.project += seconds(since: &mark)
                 let (coords, rings) = (batch.coords, batch.rings)
+                var footprints: [DrawBatch.Footprint] = []
+                footprints.reserveCapacity(batch.members.count)
                 for m in batch.members {
                     var box = BBox.empty
                     for r in m.rings { for p in rings[r] { box.expand(coords[p]) } }
                     guard box.intersects(canvas) else { continue }
                     let k = statuses.firstIndex(of: StatusColor.status(of: m.building))!
                     guard let paint = paints[k] else { continue }
-                    if Self.owns(band, box, height: view.height) {
-                        pass.tally[k] += 1
-                        if let minLabelHeight, minLabelHeight <= box.maxY - box.minY {
-                            let shape = m.rings.map { Array(coords[rings[$0]]) }
-                            pass.candidates.append((m.building.id, m.key, box, InteriorPoint.of(shape)))
-                        }
+                    pass.tally[k] += 1
+                    if let minLabelHeight, minLabelHeight <= box.maxY - box.minY {
+                        let shape = m.rings.map { Array(coords[rings[$0]]) }
+                        pass.candidates.append((m.key, box, InteriorPoint.of(shape)))
                     }
-                    if let band, !box.expanded(by: reach).intersects(band) { continue }
-                    try painter.fillFootprint(coords, rings: m.rings.lazy.map { rings[$0] }, paint: paint)
+                    footprints.append(DrawBatch.Footprint(rings: m.rings, box: box, paint: paint))
                 }
+                pass.project += seconds(since: &mark)
+                if !deliver(DrawBatch(points: coords, rings: rings, footprints: footprints)) { stopped = true }
                 mark = ContinuousClock.now
             }
         } catch {
@@ -167,15 +190,6 @@ extension MapRenderer {
         pass.buildingsRead = reader.buildingsRead
         try reader.close()
         return pass
-    }
-
-    /// Whether the row of `box`'s centre (clamped to the canvas) lies in `band`; always
-    /// without a band.
-    static func owns(_ band: BBox?, _ box: BBox, height: Int) -> Bool {
-        guard let band else { return true }
-        let centre = (box.minY + box.maxY) / 2
-        let row = Double(centre.isFinite ? Int(min(max(centre, 0), Double(height - 1))) : 0)
-        return row >= band.minY && row < band.maxY
     }
 
     /// A box of canvas pixels in degrees (W,S,E,N); all longitudes when it spans the world.
