@@ -260,13 +260,14 @@ struct ByteReader {
 extension GeoPackageGeometry {
     /// Appends the rings of a Polygon or MultiPolygon blob to `coords` (one after another)
     /// and their ranges to `rings`, without nested arrays; returns the ranges' span in
-    /// `rings`. Another geometry type, or a truncated blob, is `badGeometry` (nothing appended).
-    public static func appendRings(bytes: UnsafeRawBufferPointer, coords: inout [Coord], rings: inout [Range<Int>]) throws -> Range<Int> {
+    /// `rings`, or nil for a Point or LineString (nothing appended). A blob `decode` refuses is
+    /// `badGeometry` (nothing appended).
+    public static func appendRings(bytes: UnsafeRawBufferPointer, coords: inout [Coord], rings: inout [Range<Int>]) throws -> Range<Int>? {
         guard let h = Header(bytes) else { throw GeoPackageError.badGeometry("not a GeoPackage geometry blob") }
         var r = ByteReader(bytes: bytes, offset: h.wkbOffset)
         let (c0, r0) = (coords.count, rings.count)
         do {
-            try r.appendRings(coords: &coords, rings: &rings)
+            guard try r.appendRings(coords: &coords, rings: &rings) else { return nil }
         } catch {
             coords.removeSubrange(c0...); rings.removeSubrange(r0...)
             throw error
@@ -276,11 +277,17 @@ extension GeoPackageGeometry {
 }
 
 extension ByteReader {
-    /// The rings of a WKB Polygon or MultiPolygon, appended flat.
-    mutating func appendRings(coords: inout [Coord], rings: inout [Range<Int>]) throws {
+    /// The rings of a WKB Polygon or MultiPolygon, appended flat; false for a Point or
+    /// LineString (checked whole, nothing appended).
+    mutating func appendRings(coords: inout [Coord], rings: inout [Range<Int>]) throws -> Bool {
+        let start = offset
         littleEndian = try byte() == 1
         let type = try uint32() % 1000
         switch type {
+        case GeoPackageGeometry.wkbPoint, GeoPackageGeometry.wkbLineString:
+            offset = start
+            _ = try geometry()
+            return false
         case GeoPackageGeometry.wkbPolygon: try appendPolygon(coords: &coords, rings: &rings)
         case GeoPackageGeometry.wkbMultiPolygon:
             let n = Int(try uint32())
@@ -290,8 +297,9 @@ extension ByteReader {
                 _ = try uint32()
                 try appendPolygon(coords: &coords, rings: &rings)
             }
-        default: throw GeoPackageError.badGeometry("WKB type \(type) where a Polygon or MultiPolygon was expected")
+        default: throw GeoPackageError.badGeometry("unsupported WKB type \(type)")
         }
+        return true
     }
 
     private mutating func appendPolygon(coords: inout [Coord], rings: inout [Range<Int>]) throws {

@@ -73,8 +73,8 @@ public final class CampaignMapReader {
     /// many look-ups (`rowsRead` then counts every row). Draw order is ascending id, bytewise:
     /// rows come in fid order and are checked to follow it (flyr provision writes them so); a
     /// file where they do not throws `NotInIDOrder` after some batches, and `sortFirst` has
-    /// SQLite sort the matching rows by id first. Rows without geometry are skipped; a blob
-    /// that is not a polygon is `GeoPackageError.badGeometry` naming the row.
+    /// SQLite sort the matching rows by id first. Rows without geometry, or with a point or line,
+    /// are skipped; a blob that cannot be decoded is `GeoPackageError.badGeometry` naming the row.
     public func buildings(in area: BBox, sortFirst: Bool = false, batchSize: Int = 2048, _ body: (inout Batch) throws -> Void) throws {
         guard !area.isEmpty else { return }
         try queue.read { db in
@@ -104,12 +104,14 @@ public final class CampaignMapReader {
                 let blob = rows.blob(1)
                 if scan, let e = GeoPackageGeometry.Header(blob)?.envelope, !e.intersects(area) { continue }
                 let id = String(decoding: idBytes, as: UTF8.self)
-                let span: Range<Int>
+                let decoded: Range<Int>?
                 do {
-                    span = try GeoPackageGeometry.appendRings(bytes: blob, coords: &batch.coords, rings: &batch.rings)
+                    decoded = try GeoPackageGeometry.appendRings(bytes: blob, coords: &batch.coords, rings: &batch.rings)
                 } catch let GeoPackageError.badGeometry(detail) {
                     throw GeoPackageError.badGeometry("\(path): buildings fid \(rows.int(0)) (\(id)): \(detail)")
                 }
+                // A point or line where a footprint belongs is left off the map, as when drawn from memory.
+                guard let span = decoded else { continue }
                 batch.rows.append(Batch.Row(fid: Int64(rows.int(0)), gersID: id, rings: span, status: rows.text(4) ?? "not_visited",
                                             scansTotal: rows.isNull(5) ? 0 : rows.int(5), featureStatus: rows.text(3) ?? "matched"))
                 if batch.rows.count >= batchSize {

@@ -49,6 +49,31 @@ import Geo
         #expect(try Self.read(path, BBox(minX: 10, minY: 10, maxX: 11, maxY: 11)).rowsRead == 0)
     }
 
+    @Test func aPointWhereAFootprintBelongsIsLeftOffAndABadBlobNamesItsRow() throws {
+        let path = try Fixtures.tempDir().appendingPathComponent("c.gpkg").path
+        _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
+        let (pointID, badID) = try GeoPackage.open(path).write { db in
+            try db.execute(sql: "UPDATE buildings SET geom = ? WHERE fid = 3", arguments: [GeoPackageGeometry.point(Coord(-73.74, 40.717)).encode()])
+            return (try String.fetchOne(db, sql: "SELECT gers_id FROM buildings WHERE fid = 3")!,
+                    try String.fetchOne(db, sql: "SELECT gers_id FROM buildings WHERE fid = 7")!)
+        }
+        let reader = try CampaignMapReader(path: path)
+        let extent = try reader.buildingExtent()
+        try reader.close()
+        let read = try Self.read(path, extent)
+        #expect(!read.ids.contains(pointID) && read.ids.contains(badID))
+        // A blob cut short: refused, naming the file, the fid and the id.
+        try GeoPackage.open(path).write { db in
+            let blob = try Data.fetchOne(db, sql: "SELECT geom FROM buildings WHERE fid = 7")!
+            try db.execute(sql: "UPDATE buildings SET geom = ? WHERE fid = 7", arguments: [blob.prefix(blob.count - 9)])
+        }
+        #expect {
+            _ = try Self.read(path, extent)
+        } throws: { error in
+            "\(error)".contains("fid 7 (\(badID))") && "\(error)".contains(path)
+        }
+    }
+
     @Test func rowsOutOfIDOrderAreRefusedUnlessSortedFirst() throws {
         let path = try Fixtures.tempDir().appendingPathComponent("c.gpkg").path
         _ = try Provisioner.provision(try Fixtures.sampleInput(), at: path)
