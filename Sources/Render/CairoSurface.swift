@@ -152,5 +152,11 @@ final class CairoPattern {
         let status = cairo_pattern_status(handle)
         guard status == CAIRO_STATUS_SUCCESS else { cairo_pattern_destroy(handle); throw RenderError("create pattern", status) }
     }
+    /// A solid colour: what `cairo_set_source_rgba` makes on each call, made once.
+    init(solid c: RGBA) throws(RenderError) {
+        handle = cairo_pattern_create_rgba(c.r, c.g, c.b, c.a)
+        let status = cairo_pattern_status(handle)
+        guard status == CAIRO_STATUS_SUCCESS else { cairo_pattern_destroy(handle); throw RenderError("create pattern", status) }
+    }
     deinit { cairo_pattern_destroy(handle) }
 }

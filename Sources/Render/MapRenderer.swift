@@ -13,6 +13,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
 /// Wall-clock seconds per rendering phase.
 public struct RenderTimings: Sendable {
+    /// Streamed buildings only: reading and decoding their rows (seconds summed over the
+    /// drawing threads).
+    public var read = 0.0
     /// Projecting to Web Mercator and laying out on the canvas.
     public var project = 0.0
     /// Cairo drawing calls (vector surfaces only record here).
@@ -31,6 +34,8 @@ public struct RenderResult: Sendable {
     public var labelsPlaced: Int
     /// House numbers and street names placed, in placing order, with their collision boxes.
     public var labels: [PlacedLabel]
+    /// Streamed buildings: rows read from storage; nil for a map drawn from memory.
+    public var buildingsRead: Int? = nil
 }
 
 /// Draws a `MapData` on Cairo: roads, footprints by status, labels, title, legend, scale bar,
@@ -56,14 +61,8 @@ public struct MapRenderer: Sendable {
         let layout = try Layout(map: map, view: view, projection: projection, style: style)
         timings.project = lap()
 
-        let surface: CairoSurface
+        let surface = try Self.surface(for: view, format: format, title: map.title)
         let ppp = view.pointsPerPixel
-        let isPaper = ppp != 1
-        switch format {
-        case .png: surface = try .image(width: view.width, height: view.height)
-        case .svg: surface = try .svg(width: Double(view.width) * ppp, height: Double(view.height) * ppp, unitIsPoints: isPaper)
-        case .pdf: surface = try .pdf(width: Double(view.width) * ppp, height: Double(view.height) * ppp, title: map.title)
-        }
         var labelsPlaced = 0
         var labels: [PlacedLabel] = []
         let svgText = format == .svg ? SVGText(family: style.font) : nil
@@ -84,13 +83,7 @@ public struct MapRenderer: Sendable {
         }
         timings.draw = lap()
 
-        let data: Data
-        if format == .png {
-            data = try surface.pngData()
-        } else {
-            try surface.finish()
-            data = svgText?.inject(into: surface.writtenBytes) ?? surface.writtenBytes
-        }
+        let data = try Self.encode(surface, format: format, svgText: svgText)
         timings.encode = lap()
         return RenderResult(data: data, view: view, timings: timings, counts: layout.counts, labelsPlaced: labelsPlaced, labels: labels)
     }
@@ -124,30 +117,60 @@ extension MapRenderer {
     /// Each pixel gets the same drawing calls, in the same order and at the same coordinates,
     /// as in one pass: the image is byte for byte the one-pass image.
     func drawBase(_ layout: Layout, view: MapView, on surface: CairoSurface, bands: [Range<Int>]) throws {
+        _ = try inBands(view: view, on: surface, bands: bands) { _, painter, band in try painter.drawBase(layout, band: band) }
+    }
+
+    /// Runs `body` for each band of rows on its own thread, with a painter over `surface`'s
+    /// pixels clipped to the band (canvas pixels); the bands' results in order.
+    func inBands<T>(view: MapView, on surface: CairoSurface, bands: [Range<Int>],
+                    _ body: (Int, inout Painter, BBox) throws -> T) throws -> [T] {
         cairo_surface_flush(surface.handle)
         guard let pixels = cairo_image_surface_get_data(surface.handle) else {
             throw RenderError("band drawing", message: "the image surface has no pixel buffer")
         }
         let stride = Int(cairo_image_surface_get_stride(surface.handle))
         nonisolated(unsafe) let base = pixels
-        let done = SlotResults<Void>(count: bands.count)
+        let done = SlotResults<T>(count: bands.count)
         let style = self.style
-        DispatchQueue.concurrentPerform(iterations: bands.count) { k in
-            let rows = bands[k]
-            done.set(k, Result {
-                let band = try CairoSurface.image(over: base, width: view.width, height: view.height, stride: stride)
-                let ctx = try CairoContext(band)
-                cairo_rectangle(ctx.cr, 0, Double(rows.lowerBound), Double(view.width), Double(rows.count))
-                cairo_clip(ctx.cr)
-                var painter = Painter(ctx: ctx, style: style, view: view)
-                try painter.drawBase(layout, band: BBox(minX: 0, minY: Double(rows.lowerBound),
-                                                        maxX: Double(view.width), maxY: Double(rows.upperBound)))
-                try ctx.check("draw band \(k)")
-                cairo_surface_flush(band.handle)
-            })
+        // Each band's call to `body` draws its own rows through its own surface and painter.
+        withoutActuallyEscaping(body) { escaping in
+            nonisolated(unsafe) let body = escaping
+            DispatchQueue.concurrentPerform(iterations: bands.count) { k in
+                let rows = bands[k]
+                done.set(k, Result {
+                    let band = try CairoSurface.image(over: base, width: view.width, height: view.height, stride: stride)
+                    let ctx = try CairoContext(band)
+                    cairo_rectangle(ctx.cr, 0, Double(rows.lowerBound), Double(view.width), Double(rows.count))
+                    cairo_clip(ctx.cr)
+                    var painter = Painter(ctx: ctx, style: style, view: view)
+                    let result = try body(k, &painter, BBox(minX: 0, minY: Double(rows.lowerBound),
+                                                            maxX: Double(view.width), maxY: Double(rows.upperBound)))
+                    try ctx.check("draw band \(k)")
+                    cairo_surface_flush(band.handle)
+                    return result
+                })
+            }
         }
-        for k in bands.indices { try done.get(k) }
+        let results = try bands.indices.map { try done.get($0) }
         cairo_surface_mark_dirty(surface.handle)
+        return results
+    }
+
+    /// The finished document: the image as PNG, or the SVG/PDF with real text put in.
+    static func encode(_ surface: CairoSurface, format: OutputFormat, svgText: SVGText?) throws -> Data {
+        if format == .png { return try surface.pngData() }
+        try surface.finish()
+        return svgText?.inject(into: surface.writtenBytes) ?? surface.writtenBytes
+    }
+
+    /// A surface of the view's size for `format`: an image, or an SVG/PDF document in points.
+    static func surface(for view: MapView, format: OutputFormat, title: String?) throws -> CairoSurface {
+        let ppp = view.pointsPerPixel
+        switch format {
+        case .png: return try .image(width: view.width, height: view.height)
+        case .svg: return try .svg(width: Double(view.width) * ppp, height: Double(view.height) * ppp, unitIsPoints: ppp != 1)
+        case .pdf: return try .pdf(width: Double(view.width) * ppp, height: Double(view.height) * ppp, title: title)
+        }
     }
 }
 

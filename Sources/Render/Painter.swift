@@ -16,6 +16,7 @@ struct Painter {
     /// Street names are shaped by Pango; made on first use.
     private var streetLayout: TextLayout?
     private var patterns: [StatusPaint: CairoPattern] = [:]
+    private var solids: [RGBA: CairoPattern] = [:]
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
     /// House numbers, title, legend and scale text, shaped by Pango in the style's font.
@@ -52,7 +53,9 @@ struct Painter {
     }
 
     /// Labels and map furniture, drawn over the base once it is complete.
-    mutating func drawOverlay(map: MapData, layout: Layout) throws {
+    /// With `houseNumbers`, those candidates (in draw order) are labelled instead of the
+    /// layout's buildings.
+    mutating func drawOverlay(map: MapData, layout: Layout, houseNumbers: [HouseNumberCandidate]? = nil) throws {
         // The state the base leaves behind, set again: the overlay looks the same whether the
         // base was drawn on this context or in bands on others.
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
@@ -62,7 +65,14 @@ struct Painter {
         let furniture = Furniture(painter: self, map: map, counts: layout.counts)
         for r in furniture.reserved { placer.reserve(r) }
         if let route = layout.route { drawRoute(route, layout) }
-        if style.labelsVisible { drawLabels(map: map, layout: layout) }
+        if style.labelsVisible {
+            if let houseNumbers {
+                var numbers = beginHouseNumbers()
+                for c in houseNumbers { placeHouseNumber(c.label, box: c.box, &numbers) { c.interior } }
+            } else {
+                drawLabels(map: map, layout: layout)
+            }
+        }
         if style.streetLabelsVisible { try drawStreetLabels(map: map, layout: layout) }
         try furniture.draw(&self)
     }
@@ -103,33 +113,55 @@ struct Painter {
     // MARK: buildings
 
     private mutating func drawBuildings(_ layout: Layout, band: BBox?) throws {
+        let reach = beginFootprints()
+        for b in layout.buildings {
+            if let band, !b.box.expanded(by: reach).intersects(band) { continue }
+            try fillFootprint(layout.points, rings: b.rings.lazy.map { layout.rings[$0] }, paint: b.paint)
+        }
+    }
+
+    /// Sets the state footprints are drawn with: even-odd fill, miter joins, the outline's
+    /// width. Returns how far (pixels) a footprint's paint reaches beyond its box.
+    mutating func beginFootprints() -> Double {
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
         cairo_set_line_width(cr, style.buildingStrokeWidth * s)
         // Miter joins reach out up to the miter limit (10) times half the stroke width.
-        let reach = 10 * style.buildingStrokeWidth * s / 2 + 1
-        for b in layout.buildings {
-            if let band, !b.box.expanded(by: reach).intersects(band) { continue }
-            for r in b.rings {
-                let ring = layout.rings[r]
-                guard ring.count >= 3 else { continue }
-                trace(line: ring, layout)
-                cairo_close_path(cr)
-            }
-            try setPaint(b.paint)
-            if style.buildingStrokeWidth > 0 {
-                cairo_fill_preserve(cr)
-                ctx.setColor(style.buildingStroke)
-                cairo_stroke(cr)
-            } else {
-                cairo_fill(cr)
-            }
+        return 10 * style.buildingStrokeWidth * s / 2 + 1
+    }
+
+    /// Fills a batch's footprints in order; with `band`, only those whose paint (`reach`
+    /// pixels beyond their box) can touch it.
+    mutating func fillFootprints(_ batch: DrawBatch, band: BBox?, reach: Double) throws {
+        for f in batch.footprints {
+            if let band, !f.box.expanded(by: reach).intersects(band) { continue }
+            try fillFootprint(batch.points, rings: f.rings.lazy.map { batch.rings[$0] }, paint: f.paint)
+        }
+    }
+
+    /// Fills one footprint (rings as ranges of `points`, pixels; rings of fewer than three
+    /// points skipped) with its paint and outlines it in the style's stroke.
+    mutating func fillFootprint<Rings: Sequence<Range<Int>>>(_ points: [Coord], rings: Rings, paint: StatusPaint) throws {
+        for ring in rings {
+            guard ring.count >= 3 else { continue }
+            let p0 = points[ring.lowerBound]
+            cairo_move_to(cr, p0.x, p0.y)
+            for i in ring.dropFirst() { cairo_line_to(cr, points[i].x, points[i].y) }
+            cairo_close_path(cr)
+        }
+        try setPaint(paint)
+        if style.buildingStrokeWidth > 0 {
+            cairo_fill_preserve(cr)
+            try setSolid(style.buildingStroke)
+            cairo_stroke(cr)
+        } else {
+            cairo_fill(cr)
         }
     }
 
     /// Sets the source to a status paint: its colour, or a repeating hatch tile over it.
     mutating func setPaint(_ paint: StatusPaint) throws {
-        guard paint.hatch != .none else { ctx.setColor(paint.fill); return }
+        guard paint.hatch != .none else { try setSolid(paint.fill); return }
         if let p = patterns[paint] { cairo_set_source(cr, p.handle); return }
         let t = 8 * s
         let tile = try CairoSurface.recording(width: t, height: t)
@@ -157,6 +189,15 @@ struct Painter {
         let pattern = try CairoPattern(repeating: tile)
         patterns[paint] = pattern
         cairo_set_source(cr, pattern.handle)
+    }
+
+    /// Sets the source to a solid colour through a pattern made once per colour (a footprint
+    /// sets two sources; a new pattern each time costs more than its fill).
+    mutating func setSolid(_ c: RGBA) throws {
+        if let p = solids[c] { cairo_set_source(cr, p.handle); return }
+        let p = try CairoPattern(solid: c)
+        solids[c] = p
+        cairo_set_source(cr, p.handle)
     }
 
     // MARK: route
@@ -193,31 +234,52 @@ struct Painter {
     /// House numbers at each footprint's interior point, where the text fits inside the
     /// footprint's box and its padded box collides with no other label or panel.
     private mutating func drawLabels(map: MapData, layout: Layout) {
-        selectFont(bold: false, size: style.labelSize * s)
-        let pad = style.labelPadding * s
-        let (ascent, textHeight) = fontMetrics()
-        var widths: [String: Double] = [:]
+        var numbers = beginHouseNumbers()
         for b in layout.buildings where !b.dimmed {
-            guard let label = map.buildings[b.index].label, !label.isEmpty else { continue }
-            let w: Double
-            if let known = widths[label] { w = known } else {
-                w = advance(label)
-                widths[label] = w
+            guard let label = map.buildings[b.index].label else { continue }
+            placeHouseNumber(label, box: b.box, &numbers) {
+                let rings = b.rings.first.map { r in Array(layout.points[layout.rings[r]]) }
+                let holes = b.rings.dropFirst().map { r in Array(layout.points[layout.rings[r]]) }
+                guard let shell = rings else { return nil }
+                return InteriorPoint.of([shell] + holes)
             }
-            guard w <= b.box.maxX - b.box.minX, textHeight * 0.8 <= b.box.maxY - b.box.minY else { continue }
-            let rings = b.rings.first.map { r in Array(layout.points[layout.rings[r]]) }
-            let holes = b.rings.dropFirst().map { r in Array(layout.points[layout.rings[r]]) }
-            guard let shell = rings, let at = InteriorPoint.of([shell] + holes) else { continue }
-            let box = PixelRect(x: at.x - w / 2 - pad, y: at.y - textHeight / 2 - pad,
-                                width: w + 2 * pad, height: textHeight + 2 * pad)
-            guard box.x >= 0, box.y >= 0, box.x + box.width <= Double(view.width),
-                  box.y + box.height <= Double(view.height), placer.place(box) else { continue }
-            let baseline = at.y - textHeight / 2 + ascent
-            drawText(label, x: at.x - w / 2, baseline: baseline, color: style.labelColor,
-                     halo: style.labelHaloWidth > 0 ? style.labelHalo : nil, haloWidth: style.labelHaloWidth * s)
-            labelsPlaced += 1
-            placedLabels.append(PlacedLabel(kind: .houseNumber, text: label, boxes: [box]))
         }
+    }
+
+    /// The font and measures house numbers are placed with.
+    struct HouseNumberFont {
+        var pad: Double, ascent: Double, textHeight: Double
+        var widths: [String: Double] = [:]
+    }
+
+    /// Selects the house numbers' font; its measures for `placeHouseNumber`.
+    func beginHouseNumbers() -> HouseNumberFont {
+        selectFont(bold: false, size: style.labelSize * s)
+        let (ascent, textHeight) = fontMetrics()
+        return HouseNumberFont(pad: style.labelPadding * s, ascent: ascent, textHeight: textHeight)
+    }
+
+    /// Draws `label` centred on the footprint's interior point (computed only when the text
+    /// fits in `box`, pixels) when its padded box stays on the canvas and collides with no
+    /// other label. Candidates are offered in draw order: the first to claim a place keeps it.
+    mutating func placeHouseNumber(_ label: String, box b: BBox, _ f: inout HouseNumberFont, interior: () -> Coord?) {
+        guard !label.isEmpty else { return }
+        let w: Double
+        if let known = f.widths[label] { w = known } else {
+            w = advance(label)
+            f.widths[label] = w
+        }
+        guard w <= b.maxX - b.minX, f.textHeight * 0.8 <= b.maxY - b.minY, let at = interior() else { return }
+        let (pad, textHeight) = (f.pad, f.textHeight)
+        let box = PixelRect(x: at.x - w / 2 - pad, y: at.y - textHeight / 2 - pad,
+                            width: w + 2 * pad, height: textHeight + 2 * pad)
+        guard box.x >= 0, box.y >= 0, box.x + box.width <= Double(view.width),
+              box.y + box.height <= Double(view.height), placer.place(box) else { return }
+        let baseline = at.y - textHeight / 2 + f.ascent
+        drawText(label, x: at.x - w / 2, baseline: baseline, color: style.labelColor,
+                 halo: style.labelHaloWidth > 0 ? style.labelHalo : nil, haloWidth: style.labelHaloWidth * s)
+        labelsPlaced += 1
+        placedLabels.append(PlacedLabel(kind: .houseNumber, text: label, boxes: [box]))
     }
 
     // MARK: text

@@ -48,3 +48,59 @@ private func mapData(_ layers: (name: String, buildings: [CampaignStore.MapBuild
     return MapData(buildings: buildings, roads: layers.roads.map { MapRoad(line: $0.line, roadClass: $0.roadClass, name: $0.name) },
                    title: layers.name.isEmpty ? nil : layers.name)
 }
+
+/// A campaign GeoPackage drawn per view: its name and roads loaded, its buildings read
+/// through the R-tree by each drawing thread as it draws.
+struct CampaignStreamSource: StreamingMapSource {
+    var path: String
+
+    func loadOverlay() throws -> MapData {
+        let store = try CampaignStore(path: path, readOnly: true)
+        let overlay = try store.mapOverlay()
+        try store.close()
+        return MapData(roads: overlay.roads.map { MapRoad(line: $0.line, roadClass: $0.roadClass, name: $0.name) },
+                       title: overlay.name.isEmpty ? nil : overlay.name)
+    }
+
+    func buildingExtent() throws -> BBox {
+        let reader = try CampaignMapReader(path: path)
+        let extent = try reader.buildingExtent()
+        try reader.close()
+        return extent
+    }
+
+    func openReader() throws -> BuildingReader { CampaignBuildingReader(try CampaignMapReader(path: path)) }
+}
+
+/// The campaign's rows as the renderer's batches: the same arrays handed over, each row made a
+/// `MapBuilding` as `mapData` makes it (orphan when `orphan_building`, scanned when scans > 0).
+private final class CampaignBuildingReader: BuildingReader {
+    private let reader: CampaignMapReader
+    private var batch = BuildingBatch()
+    init(_ reader: CampaignMapReader) { self.reader = reader }
+
+    var buildingsRead: Int { reader.rowsRead }
+
+    func read(area: BBox, sortFirst: Bool, _ body: (inout BuildingBatch) throws -> Void) throws {
+        do {
+            try reader.buildings(in: area, sortFirst: sortFirst) { rows in
+                swap(&batch.coords, &rows.coords)
+                swap(&batch.rings, &rows.rings)
+                defer { swap(&batch.coords, &rows.coords); swap(&batch.rings, &rows.rings) }
+                batch.members.removeAll(keepingCapacity: true)
+                for r in rows.rows {
+                    batch.members.append(BuildingBatch.Member(key: r.fid, rings: r.rings, building: MapBuilding(
+                        id: r.gersID, polygons: [], status: r.status, scansTotal: r.scansTotal, qrScanned: r.scansTotal > 0,
+                        featureStatus: r.featureStatus, label: nil, isOrphan: r.featureStatus == "orphan_building")))
+                }
+                try body(&batch)
+            }
+        } catch let e as CampaignMapReader.NotInIDOrder {
+            throw BuildingOrderError(e.description)
+        }
+    }
+
+    func labels(keys: [Int64]) throws -> [Int64: String] { try reader.houseNumbers(fids: keys) }
+
+    func close() throws { try reader.close() }
+}

@@ -47,6 +47,8 @@ struct RenderCommand: ParsableCommand {
     var force = false
     @Flag(name: .long, help: "Print seconds per phase (load = read + link, project, draw, encode, write) to stderr.")
     var timings = false
+    @Flag(name: .long, help: "With a campaign GeoPackage: read every building into memory before drawing, instead of streaming the view's buildings from the file (the same map; for comparison).")
+    var loadAll = false
     @Option(name: .long, help: ArgumentHelp("Threads drawing a PNG's footprints, 1 or 2 (default: 2 on two cores from 20,000 footprints).", valueName: "n"))
     var drawThreads: Int?
 
@@ -128,6 +130,12 @@ struct RenderCommand: ParsableCommand {
                               options: input.loadOptions, statusFile: status)
     }
 
+    /// A campaign GeoPackage drawn without a turf is streamed per view (unless --load-all).
+    var streamed: CampaignStreamSource? {
+        guard !loadAll, turf == nil, db.postgres == nil, let features, features != "-", CampaignStore.isSQLiteFile(features) else { return nil }
+        return CampaignStreamSource(path: features)
+    }
+
     func run() throws {
         do { try execute() } catch { reportAndExit(error) }
     }
@@ -138,23 +146,28 @@ struct RenderCommand: ParsableCommand {
         let mapStyle = try style.map { path throws(StyleError) in try Style.load(path: path) } ?? .default
         let start = ContinuousClock.now
         let focus = try turf.map { n in try turfFocus(n) }
-        var map = try source.loadMapData()
+        let stream = streamed
+        var map = try stream?.loadOverlay() ?? source.loadMapData()
         let readTime = seconds(since: start)
         if let turf, let focus {
             map.focus = focus
             map.title = (map.title.map { $0 + " · " } ?? "") + "Turf \(turf)"
         }
         if let title { map.title = title }
-        let result = try MapRenderer(style: mapStyle, drawThreads: drawThreads).render(map, viewport: viewport, canvas: canvas, format: format)
+        let renderer = MapRenderer(style: mapStyle, drawThreads: drawThreads)
+        let result = try stream.map { s in try renderer.render(streaming: s, overlay: map, viewport: viewport, canvas: canvas, format: format) }
+            ?? renderer.render(map, viewport: viewport, canvas: canvas, format: format)
         let writeStart = ContinuousClock.now
         try writeOutput(result.data, to: output)
         let writeTime = seconds(since: writeStart)
         let drawn = result.counts.values.reduce(0, +)
         Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, \(result.labels.filter { $0.kind == .street }.count) street names, "
-                 + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " "))
+                 + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " ")
+                 + (result.buildingsRead.map { ", \($0) buildings read from the file" } ?? ""))
         if timings {
             let t = result.timings
-            let phases = [("load", readTime), ("project", t.project), ("draw", t.draw), ("encode", t.encode), ("write", writeTime)]
+            let phases = [("load", readTime)] + (stream == nil ? [] : [("read", t.read)])
+                + [("project", t.project), ("draw", t.draw), ("encode", t.encode), ("write", writeTime)]
             Log.info("  time: " + phases.map { "\($0.0) \(LinkTable.format($0.1, 3)) s" }.joined(separator: ", "))
         }
         exitKeepingHeap(keeping: (map, result))

@@ -256,3 +256,61 @@ struct ByteReader {
         return PolygonCoords(rings: out)
     }
 }
+
+extension GeoPackageGeometry {
+    /// Appends the rings of a Polygon or MultiPolygon blob to `coords` (one after another)
+    /// and their ranges to `rings`, without nested arrays; returns the ranges' span in
+    /// `rings`, or nil for a Point or LineString (nothing appended). A blob `decode` refuses is
+    /// `badGeometry` (nothing appended).
+    public static func appendRings(bytes: UnsafeRawBufferPointer, coords: inout [Coord], rings: inout [Range<Int>]) throws -> Range<Int>? {
+        guard let h = Header(bytes) else { throw GeoPackageError.badGeometry("not a GeoPackage geometry blob") }
+        var r = ByteReader(bytes: bytes, offset: h.wkbOffset)
+        let (c0, r0) = (coords.count, rings.count)
+        do {
+            guard try r.appendRings(coords: &coords, rings: &rings) else { return nil }
+        } catch {
+            coords.removeSubrange(c0...); rings.removeSubrange(r0...)
+            throw error
+        }
+        return r0..<rings.count
+    }
+}
+
+extension ByteReader {
+    /// The rings of a WKB Polygon or MultiPolygon, appended flat; false for a Point or
+    /// LineString (checked whole, nothing appended).
+    mutating func appendRings(coords: inout [Coord], rings: inout [Range<Int>]) throws -> Bool {
+        let start = offset
+        littleEndian = try byte() == 1
+        let type = try uint32() % 1000
+        switch type {
+        case GeoPackageGeometry.wkbPoint, GeoPackageGeometry.wkbLineString:
+            offset = start
+            _ = try geometry()
+            return false
+        case GeoPackageGeometry.wkbPolygon: try appendPolygon(coords: &coords, rings: &rings)
+        case GeoPackageGeometry.wkbMultiPolygon:
+            let n = Int(try uint32())
+            guard n <= remaining / 9 else { throw GeoPackageError.badGeometry("polygon count \(n) exceeds the blob") }
+            for _ in 0..<n {
+                littleEndian = try byte() == 1
+                _ = try uint32()
+                try appendPolygon(coords: &coords, rings: &rings)
+            }
+        default: throw GeoPackageError.badGeometry("unsupported WKB type \(type)")
+        }
+        return true
+    }
+
+    private mutating func appendPolygon(coords: inout [Coord], rings: inout [Range<Int>]) throws {
+        let count = Int(try uint32())
+        guard count <= remaining / 4 else { throw GeoPackageError.badGeometry("ring count \(count) exceeds the blob") }
+        for _ in 0..<count {
+            let n = Int(try uint32())
+            guard n <= remaining / 16 else { throw GeoPackageError.badGeometry("coordinate count \(n) exceeds the blob") }
+            let start = coords.count
+            for _ in 0..<n { coords.append(Coord(try double(), try double())) }
+            rings.append(start..<coords.count)
+        }
+    }
+}

@@ -36,6 +36,13 @@ final class RawRows {
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
 
+    /// A text column's UTF-8 bytes, valid until the next call to `next()`; empty for NULL.
+    func textBytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        let p = sqlite3_column_text(handle, column)
+        let n = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : n)
+    }
+
     /// The column's bytes, valid until the next call to `next()`; empty for NULL.
     func blob(_ column: Int32) -> UnsafeRawBufferPointer {
         let p = sqlite3_column_blob(handle, column)

@@ -222,13 +222,7 @@ extension CampaignStore {
                                                 featureStatus: rows.text(2) ?? "matched", houseNumber: nil))
             }
             if !sorted { buildings.sort { Self.bytewise($0.gersID, $1.gersID) < 0 } }
-            var roads: [(line: [Coord], roadClass: String?, name: String?)] = []
-            let segs = try RawRows(db, sql: "SELECT geom, class, name FROM segments ORDER BY gers_id")
-            while try segs.next() {
-                guard !segs.isNull(0) else { continue }
-                if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1), segs.text(2))) }
-            }
-            return (name, buildings, roads)
+            return (name, buildings, try Self.mapRoads(db))
         }
         group.wait()
         let numbers = try numbersRead.get(0)
@@ -239,6 +233,26 @@ extension CampaignStore {
             if k < numbers.count, numbers[k].id == id { buildings[i].houseNumber = numbers[k].number }
         }
         return (name, buildings, roads)
+    }
+
+    /// The campaign's name and its roads: what a map shows besides the buildings (which
+    /// `CampaignMapReader` reads per view).
+    public func mapOverlay() throws -> (name: String, roads: [(line: [Coord], roadClass: String?, name: String?)]) {
+        try db.read { db in
+            let name = try String.fetchOne(db, sql: "SELECT name FROM campaigns WHERE id = ?", arguments: [campaignID]) ?? ""
+            return (name, try Self.mapRoads(db))
+        }
+    }
+
+    /// The segments as map roads, by id.
+    private static func mapRoads(_ db: Database) throws -> [(line: [Coord], roadClass: String?, name: String?)] {
+        var roads: [(line: [Coord], roadClass: String?, name: String?)] = []
+        let segs = try RawRows(db, sql: "SELECT geom, class, name FROM segments ORDER BY gers_id")
+        while try segs.next() {
+            guard !segs.isNull(0) else { continue }
+            if case .lineString(let l) = try GeoPackageGeometry.decode(bytes: segs.blob(0)) { roads.append((l, segs.text(1), segs.text(2))) }
+        }
+        return roads
     }
 
     /// The house number of the first address (in walking order) of each building, in building
