@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """flyr benchmarks: times each command (median of N runs) with its peak memory (wait4's
 ru_maxrss) and prints tables. Stdlib only. Usage: bench/bench.py [--runs N] [--data DIR]"""
-import argparse, json, os, statistics, subprocess, sys, tempfile, time
+import argparse, csv, json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
@@ -50,6 +50,31 @@ def have_geopandas():
         return False
 
 
+DUCK_STEP = "DuckDB (spatial) pipeline -> CSV"
+DUCK_AGREES = "DuckDB covers-join agreement with flyr COVERS"
+
+
+def have_duckdb():
+    """True when duckdb imports and its spatial extension loads (bench/duckdb_link.py's way)."""
+    probe = f"import sys; sys.path.insert(0, {os.path.join(ROOT, 'bench')!r}); import duckdb_link; duckdb_link.connect()"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
+
+
+def duckdb_step(b, a, s, tmp):
+    """The DuckDB anchor's step: the link pipeline in DuckDB SQL, its CSV in tmp."""
+    return (DUCK_STEP, [sys.executable, os.path.join(ROOT, "bench", "duckdb_link.py"), b, a, s, os.path.join(tmp, "duck.csv")])
+
+
+def covers_agreement(flyr_csv, duck_csv):
+    """Of the addresses flyr links by COVERS: how many DuckDB's covers join gives the same
+    building; and how many DuckDB calls covered that flyr does not. Returns (same, flyr's, extra)."""
+    def covers(path):
+        with open(path, newline="", encoding="utf-8") as fh:
+            return {r["address_id"]: r["building_id"] for r in csv.DictReader(fh) if r["method"] == "COVERS"}
+    f, d = covers(flyr_csv), covers(duck_csv)
+    return sum(1 for k, v in f.items() if d.get(k) == v), len(f), len(d.keys() - f.keys())
+
+
 def scaled(src, n):
     out = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench", f"x{n}")
     if not os.path.exists(os.path.join(out, f".done-{n}")):
@@ -58,7 +83,7 @@ def scaled(src, n):
     return out
 
 
-def scale_rows(d, runs, label, gp):
+def scale_rows(d, runs, label, gp, duck=False):
     """Times every step on one data set; returns rows and a dict of seconds and peaks."""
     b, a, s = (os.path.join(d, n) for n in ("buildings.geojson", "addresses.geojsonseq", "segments.geojson"))
     size = sum(os.path.getsize(p) for p in (a, b, s))
@@ -75,6 +100,8 @@ def scale_rows(d, runs, label, gp):
     ]
     if gp:
         steps.append(("GeoPandas pipeline -> CSV", [sys.executable, os.path.join(ROOT, "bench", "geopandas_link.py"), b, a, s, os.path.join(tmp, "gp.csv")]))
+    if duck:
+        steps.append(duckdb_step(b, a, s, tmp))
     rows, res = [], {}
     counted = None
     for name, cmd in steps:
@@ -94,6 +121,8 @@ def scale_rows(d, runs, label, gp):
                 counted = err
         res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
+    if duck:
+        res[DUCK_AGREES] = covers_agreement(os.path.join(tmp, "links.csv"), os.path.join(tmp, "duck.csv"))
     subprocess.run(["rm", "-rf", tmp])
     return rows, res, size
 
@@ -141,8 +170,9 @@ def main():
     d = os.path.abspath(args.data)
     if not os.path.exists(os.path.join(d, "buildings.geojson")):
         sys.exit(f"bench: no data at {d}")
-    gp = have_geopandas()
-    print(f"flyr bench on {d} ({os.cpu_count()} cores), median of {args.runs} runs; GeoPandas {'present' if gp else 'absent (pip install geopandas pyogrio)'}")
+    gp, duck = have_geopandas(), have_duckdb()
+    print(f"flyr bench on {d} ({os.cpu_count()} cores), median of {args.runs} runs; GeoPandas {'present' if gp else 'absent (pip install geopandas pyogrio)'}"
+          f"; DuckDB {'present' if duck else 'absent (pip install duckdb-extension-spatial)'}")
 
     # Accuracy and timing on the area itself, both address placements.
     b, s, truth = (os.path.join(d, n) for n in ("buildings.geojson", "segments.geojson", "truth.csv"))
@@ -178,7 +208,7 @@ def main():
     results, qr_rows, qr_results = {}, [], {}
     for n in scales:
         sd = scaled(d, n)
-        rows, res, size = scale_rows(sd, args.runs, f"x{n}", gp)
+        rows, res, size = scale_rows(sd, args.runs, f"x{n}", gp, duck)
         feats = addresses = 0
         for name in ("buildings.geojson", "addresses.geojsonseq", "segments.geojson"):
             with open(os.path.join(sd, name), "rb") as fh:
@@ -190,6 +220,10 @@ def main():
             r[3] = "" if QR_STEP in r[0] else f"{feats / float(r[1]):,.0f}"
         results[n] = (res, feats, size)
         table(f"Scaled set x{n}: {feats:,} features, {size / 1e6:.0f} MB", ["command", "seconds", "peak MiB", "features/s", "MB/s"], rows)
+        if DUCK_AGREES in res:
+            same, total, extra = res.pop(DUCK_AGREES)
+            print(f"\nDuckDB covers-join agrees with flyr COVERS: {100 * same / max(total, 1):.2f} % ({same:,} of {total:,} addresses; "
+                  f"{extra:,} more covered by DuckDB only)")
         q = res[QR_STEP]
         qr_rows.append([f"x{n}", f"{addresses:,}", f"{q[0]:.2f}", f"{addresses / q[0]:,.0f}", f"{q[2]:.2f}", f"{addresses / q[2]:,.0f}", f"{q[1]:.0f}"])
         qr_results[n] = (addresses, q)
@@ -220,6 +254,9 @@ def main():
             g = res["GeoPandas pipeline -> CSV"]
             t.append(["link >= 4x faster than GeoPandas", f"{g[0] / link[0]:.1f}x ({g[0]:.1f} s, peak {g[1] / 1024:.2f} GiB)", "yes" if g[0] / link[0] >= 4 else "no"])
             t.append(["provision >= 4x faster than GeoPandas", f"{g[0] / prov[0]:.1f}x", "yes" if g[0] / prov[0] >= 4 else "no"])
+        if DUCK_STEP in res:
+            k = res[DUCK_STEP]
+            t.append(["link vs DuckDB (spatial): faster", f"{k[0] / link[0]:.1f}x ({k[0]:.1f} s, peak {k[1] / 1024:.2f} GiB)", "yes" if k[0] > link[0] else "no"])
         table("Targets, x20", ["target", "measured", "met"], t)
         codes, q = qr_results[20]
         table("Targets (QR codes), x20", ["target", "measured", "met"], [
