@@ -52,6 +52,9 @@ def have_geopandas():
 
 DUCK_STEP = "DuckDB (spatial) pipeline -> CSV"
 DUCK_AGREES = "DuckDB covers-join agreement with flyr COVERS"
+DUCK_PHASES = "DuckDB phases"
+# How duckdb_link.py reads the FeatureCollections: read_json, st_read or lines (see there).
+DUCK_READER = os.environ.get("BENCH_DUCKDB_READER", "read_json")
 
 
 def have_duckdb():
@@ -62,7 +65,8 @@ def have_duckdb():
 
 def duckdb_step(b, a, s, tmp):
     """The DuckDB anchor's step: the link pipeline in DuckDB SQL, its CSV in tmp."""
-    return (DUCK_STEP, [sys.executable, os.path.join(ROOT, "bench", "duckdb_link.py"), b, a, s, os.path.join(tmp, "duck.csv")])
+    return (DUCK_STEP, [sys.executable, os.path.join(ROOT, "bench", "duckdb_link.py"), "--reader", DUCK_READER,
+                        b, a, s, os.path.join(tmp, "duck.csv")])
 
 
 def covers_agreement(flyr_csv, duck_csv):
@@ -119,6 +123,8 @@ def scale_rows(d, runs, label, gp, duck=False):
             secs, rss, err = median_run(cmd, runs)
             if counted is None and "read" in name:
                 counted = err
+            if name == DUCK_STEP:
+                res[DUCK_PHASES] = err.strip().splitlines()[-1]
         res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
     if duck:
@@ -223,7 +229,7 @@ def main():
         if DUCK_AGREES in res:
             same, total, extra = res.pop(DUCK_AGREES)
             print(f"\nDuckDB covers-join agrees with flyr COVERS: {100 * same / max(total, 1):.2f} % ({same:,} of {total:,} addresses; "
-                  f"{extra:,} more covered by DuckDB only)")
+                  f"{extra:,} more covered by DuckDB only)\n{res.pop(DUCK_PHASES)}")
         q = res[QR_STEP]
         qr_rows.append([f"x{n}", f"{addresses:,}", f"{q[0]:.2f}", f"{addresses / q[0]:,.0f}", f"{q[2]:.2f}", f"{addresses / q[2]:,.0f}", f"{q[1]:.0f}"])
         qr_results[n] = (addresses, q)

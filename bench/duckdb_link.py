@@ -4,7 +4,7 @@ does it, in DuckDB SQL on all cores: read the three files, a covers join, then f
 nearest footprint within 50 m in the UTM zone of the addresses, and the link table written as
 CSV (address_id, building_id, method, distance_m). Both joins run as DuckDB's SPATIAL_JOIN
 operator (an R-tree built over one side). Phase seconds go to stderr.
-Usage: duckdb_link.py [--reader read_json|st_read] BUILDINGS ADDRESSES SEGMENTS OUT.csv"""
+Usage: duckdb_link.py [--reader read_json|st_read|lines] BUILDINGS ADDRESSES SEGMENTS OUT.csv"""
 import argparse, glob, os, sys, time
 import duckdb
 
@@ -32,12 +32,20 @@ def literal(path):
 
 
 def collection(path, reader):
-    """SQL for a GeoJSON FeatureCollection's (id, geom) rows. read_json parses the file as one
-    JSON value on one thread (about 20 % faster than ST_Read at x20, but it holds the whole
-    document: peak 3.7 GiB for the 484 MB buildings); ST_Read streams it through GDAL's GeoJSON
-    driver (peak 0.3 GiB)."""
+    """SQL for a GeoJSON FeatureCollection's (id, geom) rows.
+    - read_json: the file parsed as one JSON value, on one thread; holds the whole document.
+    - st_read: streamed through GDAL's GeoJSON driver, on one thread.
+    - lines: read as lines in parallel (read_csv), each line that is a whole Feature once a
+      trailing `,` or `]}` is cut; right only for files written one feature a line, as
+      bench/scale.py writes them, so a bound on what DuckDB can do rather than a general reader."""
     if reader == "st_read":
         return f"SELECT id, geom::GEOMETRY AS geom FROM ST_Read({literal(path)})"
+    if reader == "lines":
+        return f"""SELECT f->>'id' AS id, ST_GeomFromGeoJSON(f->'geometry') AS geom FROM (
+                       SELECT regexp_replace(line, '(,|\\]\\}})\\s*$', '') AS f
+                       FROM read_csv({literal(path)}, columns = {{'line': 'VARCHAR'}}, header = false,
+                                     delim = '\\x01', quote = '', escape = '', max_line_size = 1 << 30))
+                   WHERE CASE WHEN json_valid(f) THEN json_extract_string(f, '$.type') = 'Feature' ELSE false END"""
     return f"""SELECT f.id, ST_GeomFromGeoJSON(f.geometry) AS geom FROM (
                    SELECT unnest(features) AS f FROM read_json({literal(path)}, format = 'unstructured',
                        maximum_object_size = {max(os.path.getsize(path) + 1, 16 << 20)},
@@ -88,8 +96,8 @@ def write(con, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("buildings"); ap.add_argument("addresses"); ap.add_argument("segments"); ap.add_argument("out")
-    ap.add_argument("--reader", choices=("read_json", "st_read"), default="read_json",
-                    help="how the FeatureCollections are read (default read_json, the faster)")
+    ap.add_argument("--reader", choices=("read_json", "st_read", "lines"), default="read_json",
+                    help="how the FeatureCollections are read (default read_json, the faster general reader)")
     args = ap.parse_args()
     con = connect()
     t0 = time.perf_counter()
