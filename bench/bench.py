@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """flyr benchmarks: times each command (median of N runs) with its peak memory (wait4's
 ru_maxrss) and prints tables. Stdlib only. Usage: bench/bench.py [--runs N] [--data DIR]"""
-import argparse, csv, json, os, statistics, subprocess, sys, tempfile, time
+import argparse, csv, filecmp, json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
@@ -51,10 +51,8 @@ def have_geopandas():
 
 
 DUCK_STEP = "DuckDB (spatial) pipeline -> CSV"
+DUCK_LINES_STEP = "DuckDB (spatial), line-split read -> CSV"
 DUCK_AGREES = "DuckDB covers-join agreement with flyr COVERS"
-DUCK_PHASES = "DuckDB phases"
-# How duckdb_link.py reads the FeatureCollections: read_json, st_read or lines (see there).
-DUCK_READER = os.environ.get("BENCH_DUCKDB_READER", "read_json")
 
 
 def have_duckdb():
@@ -63,10 +61,12 @@ def have_duckdb():
     return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
 
 
-def duckdb_step(b, a, s, tmp):
-    """The DuckDB anchor's step: the link pipeline in DuckDB SQL, its CSV in tmp."""
-    return (DUCK_STEP, [sys.executable, os.path.join(ROOT, "bench", "duckdb_link.py"), "--reader", DUCK_READER,
-                        b, a, s, os.path.join(tmp, "duck.csv")])
+def duckdb_steps(b, a, s, tmp):
+    """The DuckDB anchor's steps: the link pipeline in DuckDB SQL with its general GeoJSON reader
+    (read_json), then with the parallel line-split read (a bound: right for one feature a line)."""
+    script = os.path.join(ROOT, "bench", "duckdb_link.py")
+    return [(DUCK_STEP, [sys.executable, script, "--reader", "read_json", b, a, s, os.path.join(tmp, "duck.csv")]),
+            (DUCK_LINES_STEP, [sys.executable, script, "--reader", "lines", b, a, s, os.path.join(tmp, "duck-lines.csv")])]
 
 
 def covers_agreement(flyr_csv, duck_csv):
@@ -105,7 +105,7 @@ def scale_rows(d, runs, label, gp, duck=False):
     if gp:
         steps.append(("GeoPandas pipeline -> CSV", [sys.executable, os.path.join(ROOT, "bench", "geopandas_link.py"), b, a, s, os.path.join(tmp, "gp.csv")]))
     if duck:
-        steps.append(duckdb_step(b, a, s, tmp))
+        steps += duckdb_steps(b, a, s, tmp)
     rows, res = [], {}
     counted = None
     for name, cmd in steps:
@@ -123,12 +123,13 @@ def scale_rows(d, runs, label, gp, duck=False):
             secs, rss, err = median_run(cmd, runs)
             if counted is None and "read" in name:
                 counted = err
-            if name == DUCK_STEP:
-                res[DUCK_PHASES] = err.strip().splitlines()[-1]
+            if name in (DUCK_STEP, DUCK_LINES_STEP):
+                res.setdefault(DUCK_AGREES, []).append(err.strip().splitlines()[-1])
         res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
     if duck:
-        res[DUCK_AGREES] = covers_agreement(os.path.join(tmp, "links.csv"), os.path.join(tmp, "duck.csv"))
+        same = filecmp.cmp(os.path.join(tmp, "duck.csv"), os.path.join(tmp, "duck-lines.csv"), shallow=False)
+        res[DUCK_AGREES] = (covers_agreement(os.path.join(tmp, "links.csv"), os.path.join(tmp, "duck.csv")), same, res[DUCK_AGREES])
     subprocess.run(["rm", "-rf", tmp])
     return rows, res, size
 
@@ -227,9 +228,10 @@ def main():
         results[n] = (res, feats, size)
         table(f"Scaled set x{n}: {feats:,} features, {size / 1e6:.0f} MB", ["command", "seconds", "peak MiB", "features/s", "MB/s"], rows)
         if DUCK_AGREES in res:
-            same, total, extra = res.pop(DUCK_AGREES)
+            (same, total, extra), lines_same, phases = res.pop(DUCK_AGREES)
             print(f"\nDuckDB covers-join agrees with flyr COVERS: {100 * same / max(total, 1):.2f} % ({same:,} of {total:,} addresses; "
-                  f"{extra:,} more covered by DuckDB only)\n{res.pop(DUCK_PHASES)}")
+                  f"{extra:,} more covered by DuckDB only); the line-split read's CSV is the same: {'yes' if lines_same else 'NO'}")
+            print("\n".join(phases))
         q = res[QR_STEP]
         qr_rows.append([f"x{n}", f"{addresses:,}", f"{q[0]:.2f}", f"{addresses / q[0]:,.0f}", f"{q[2]:.2f}", f"{addresses / q[2]:,.0f}", f"{q[1]:.0f}"])
         qr_results[n] = (addresses, q)
@@ -263,6 +265,8 @@ def main():
         if DUCK_STEP in res:
             k = res[DUCK_STEP]
             t.append(["link vs DuckDB (spatial): faster", f"{k[0] / link[0]:.1f}x ({k[0]:.1f} s, peak {k[1] / 1024:.2f} GiB)", "yes" if k[0] > link[0] else "no"])
+            k = res[DUCK_LINES_STEP]
+            t.append(["link vs DuckDB, line-split read (bound)", f"{k[0] / link[0]:.1f}x ({k[0]:.1f} s, peak {k[1] / 1024:.2f} GiB)", "yes" if k[0] > link[0] else "no"])
         table("Targets, x20", ["target", "measured", "met"], t)
         codes, q = qr_results[20]
         table("Targets (QR codes), x20", ["target", "measured", "met"], [
