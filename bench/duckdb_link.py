@@ -84,6 +84,7 @@ def link(con):
 
 
 def write(con, out):
+    """The links as CSV in address-id order; distances in metres to 2 decimals, 0 for COVERS."""
     con.execute(f"""COPY (
         SELECT address_id, building_id, 'COVERS' AS method, 0.0 AS distance_m FROM covered
         UNION ALL
