@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """flyr benchmarks: times each command (median of N runs) with its peak memory (wait4's
 ru_maxrss) and prints tables. Stdlib only. Usage: bench/bench.py [--runs N] [--data DIR]"""
-import argparse, json, os, statistics, subprocess, sys, tempfile, time
+import argparse, csv, filecmp, json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
@@ -80,6 +80,47 @@ def render_targets(res):
     return rows
 
 
+DUCK_STEP = "DuckDB (spatial) pipeline -> CSV"
+DUCK_LINES_STEP = "DuckDB (spatial), line-split read -> CSV"
+DUCK_AGREES = "DuckDB covers-join agreement with flyr COVERS"
+
+
+def have_duckdb():
+    """True when duckdb imports and its spatial extension loads (bench/duckdb_link.py's way)."""
+    probe = f"import sys; sys.path.insert(0, {os.path.join(ROOT, 'bench')!r}); import duckdb_link; duckdb_link.connect()"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
+
+
+def duckdb_paired(link_cmd, b, a, s, tmp, runs):
+    """Runs flyr link, then the DuckDB pipeline with its general reader (read_json), then with the
+    line-split read (a bound: right for one feature a line), in turn, runs times, so that a change
+    in the machine's load falls on all three alike. Returns, per DuckDB step, (median seconds, peak
+    MiB, median CPU seconds, median of its ratios to the flyr link run just before it), and the
+    steps' last phase lines."""
+    script = os.path.join(ROOT, "bench", "duckdb_link.py")
+    cmds = {DUCK_STEP: [sys.executable, script, "--reader", "read_json", b, a, s, os.path.join(tmp, "duck.csv")],
+            DUCK_LINES_STEP: [sys.executable, script, "--reader", "lines", b, a, s, os.path.join(tmp, "duck-lines.csv")]}
+    secs, peaks, ratios, phases = {k: [] for k in cmds}, {k: 0.0 for k in cmds}, {k: [] for k in cmds}, {}
+    for _ in range(runs):
+        flyr = run(link_cmd)[0]
+        for k, cmd in cmds.items():
+            t, rss, err = run(cmd)
+            secs[k].append(t); peaks[k] = max(peaks[k], rss); ratios[k].append(t / flyr)
+            phases[k] = err.strip().splitlines()[-1]
+    return ({k: (statistics.median(secs[k]), peaks[k], statistics.median(CPU[" ".join(cmd)]), statistics.median(ratios[k]))
+             for k, cmd in cmds.items()}, list(phases.values()))
+
+
+def covers_agreement(flyr_csv, duck_csv):
+    """Of the addresses flyr links by COVERS: how many DuckDB's covers join gives the same
+    building; and how many DuckDB calls covered that flyr does not. Returns (same, flyr's, extra)."""
+    def covers(path):
+        with open(path, newline="", encoding="utf-8") as fh:
+            return {r["address_id"]: r["building_id"] for r in csv.DictReader(fh) if r["method"] == "COVERS"}
+    f, d = covers(flyr_csv), covers(duck_csv)
+    return sum(1 for k, v in f.items() if d.get(k) == v), len(f), len(d.keys() - f.keys())
+
+
 def scaled(src, n):
     out = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench", f"x{n}")
     if not os.path.exists(os.path.join(out, f".done-{n}")):
@@ -88,7 +129,7 @@ def scaled(src, n):
     return out
 
 
-def scale_rows(d, runs, label, gp):
+def scale_rows(d, runs, label, gp, duck=False):
     """Times every step on one data set; returns rows and a dict of seconds and peaks."""
     b, a, s = (os.path.join(d, n) for n in ("buildings.geojson", "addresses.geojsonseq", "segments.geojson"))
     size = sum(os.path.getsize(p) for p in (a, b, s))
@@ -126,6 +167,13 @@ def scale_rows(d, runs, label, gp):
                 counted = err
         res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
+    if duck:
+        paired, phases = duckdb_paired(dict(steps)["flyr link -> CSV"], b, a, s, tmp, runs)
+        for name, r in paired.items():
+            res[name] = r
+            rows.append([f"{name} [{label}]", f"{r[0]:.2f}", f"{r[1]:.0f}", "", f"{size / r[0] / 1e6:.1f}"])
+        same = filecmp.cmp(os.path.join(tmp, "duck.csv"), os.path.join(tmp, "duck-lines.csv"), shallow=False)
+        res[DUCK_AGREES] = (covers_agreement(os.path.join(tmp, "links.csv"), os.path.join(tmp, "duck.csv")), same, phases)
     subprocess.run(["rm", "-rf", tmp])
     return rows, res, size
 
@@ -200,8 +248,9 @@ def main():
     d = os.path.abspath(args.data)
     if not os.path.exists(os.path.join(d, "buildings.geojson")):
         sys.exit(f"bench: no data at {d}")
-    gp = have_geopandas()
-    print(f"flyr bench on {d} ({os.cpu_count()} cores), median of {args.runs} runs; GeoPandas {'present' if gp else 'absent (pip install geopandas pyogrio)'}")
+    gp, duck = have_geopandas(), have_duckdb()
+    print(f"flyr bench on {d} ({os.cpu_count()} cores), median of {args.runs} runs; GeoPandas {'present' if gp else 'absent (pip install geopandas pyogrio)'}"
+          f"; DuckDB {'present' if duck else 'absent (pip install duckdb-extension-spatial)'}")
 
     # Accuracy and timing on the area itself, both address placements.
     b, s, truth = (os.path.join(d, n) for n in ("buildings.geojson", "segments.geojson", "truth.csv"))
@@ -237,7 +286,7 @@ def main():
     results, qr_rows, qr_results = {}, [], {}
     for n in scales:
         sd = scaled(d, n)
-        rows, res, size = scale_rows(sd, args.runs, f"x{n}", gp)
+        rows, res, size = scale_rows(sd, args.runs, f"x{n}", gp, duck)
         feats = addresses = 0
         for name in ("buildings.geojson", "addresses.geojsonseq", "segments.geojson"):
             with open(os.path.join(sd, name), "rb") as fh:
@@ -249,6 +298,11 @@ def main():
             r[3] = "" if QR_STEP in r[0] else f"{feats / float(r[1]):,.0f}"
         results[n] = (res, feats, size)
         table(f"Scaled set x{n}: {feats:,} features, {size / 1e6:.0f} MB", ["command", "seconds", "peak MiB", "features/s", "MB/s"], rows)
+        if DUCK_AGREES in res:
+            (same, total, extra), lines_same, phases = res.pop(DUCK_AGREES)
+            print(f"\nDuckDB covers-join agrees with flyr COVERS: {100 * same / max(total, 1):.2f} % ({same:,} of {total:,} addresses; "
+                  f"{extra:,} more covered by DuckDB only); the line-split read's CSV is the same: {'yes' if lines_same else 'NO'}")
+            print("\n".join(phases))
         q = res[QR_STEP]
         qr_rows.append([f"x{n}", f"{addresses:,}", f"{q[0]:.2f}", f"{addresses / q[0]:,.0f}", f"{q[2]:.2f}", f"{addresses / q[2]:,.0f}", f"{q[1]:.0f}"])
         qr_results[n] = (addresses, q)
@@ -281,6 +335,9 @@ def main():
             g = res["GeoPandas pipeline -> CSV"]
             t.append(["link >= 4x faster than GeoPandas", f"{g[0] / link[0]:.1f}x ({g[0]:.1f} s, peak {g[1] / 1024:.2f} GiB)", "yes" if g[0] / link[0] >= 4 else "no"])
             t.append(["provision >= 4x faster than GeoPandas", f"{g[0] / prov[0]:.1f}x", "yes" if g[0] / prov[0] >= 4 else "no"])
+        if DUCK_STEP in res:
+            for label, k in (("link vs DuckDB (spatial): faster", res[DUCK_STEP]), ("link vs DuckDB, line-split read (bound)", res[DUCK_LINES_STEP])):
+                t.append([label, f"{k[3]:.1f}x, median of paired runs ({k[0]:.1f} s, peak {k[1] / 1024:.2f} GiB)", "yes" if k[3] > 1 else "no"])
         table("Targets, x20", ["target", "measured", "met"], t)
         codes, q = qr_results[20]
         table("Targets (QR codes), x20", ["target", "measured", "met"], [
