@@ -17,7 +17,7 @@ public struct StatusPaint: Hashable, Sendable {
 }
 
 /// A map style. Lengths are CSS pixels (1/96 in): on paper they scale with the dpi, on a
-/// `--size` canvas one style pixel is one image pixel. The JSON schema is in docs/issue5.md.
+/// `--size` canvas one style pixel is one image pixel. The JSON keys are listed in the README (Styles).
 public struct Style: Equatable, Sendable {
     public var background: RGBA
     /// Font family for every text (fontconfig name, e.g. "DejaVu Sans").
