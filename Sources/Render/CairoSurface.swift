@@ -101,6 +101,10 @@ final class CairoSurface {
 
     /// The raster encoded as PNG.
     func pngData() throws(RenderError) -> Data {
+        if cairo_surface_get_type(handle) == CAIRO_SURFACE_TYPE_IMAGE,
+           cairo_image_surface_get_format(handle) == CAIRO_FORMAT_ARGB32 {
+            return try RasterPNG.encode(handle, threads: ProcessInfo.processInfo.activeProcessorCount)
+        }
         let sink = ByteSink()
         let status = withExtendedLifetime(sink) {
             cairo_surface_write_to_png_stream(handle, appendToSink, Unmanaged.passUnretained(sink).toOpaque())

@@ -20,10 +20,11 @@ public final class SlotResults<T>: @unchecked Sendable {
 }
 
 /// Hands out unit numbers (tiles, chunks) to workers, each once.
-final class TileCounter: @unchecked Sendable {
+public final class TileCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
-    func take(below n: Int) -> Int? {
+    public init() {}
+    public func take(below n: Int) -> Int? {
         lock.lock(); defer { lock.unlock() }
         guard next < n else { return nil }
         next += 1
