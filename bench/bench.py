@@ -68,6 +68,18 @@ def mapnik_step(gpkg, tmp):
     return (MAPNIK_STEP, [sys.executable, os.path.join(ROOT, "bench", "mapnik_render.py"), gpkg, os.path.join(tmp, "mapnik.png"), "--size", "4096"])
 
 
+def mapnik_paired(render_cmd, mapnik_cmd, runs):
+    """flyr render and mapnik on the same file in turn, runs times, so that a change in the
+    machine's load falls on both alike. Returns mapnik's (median seconds, peak MiB, median CPU
+    seconds, median of its ratios to the flyr render run just before it)."""
+    secs, peak, ratios = [], 0.0, []
+    for _ in range(runs):
+        flyr = run(render_cmd)[0]
+        t, rss, _ = run(mapnik_cmd)
+        secs.append(t); peak = max(peak, rss); ratios.append(t / flyr)
+    return statistics.median(secs), peak, statistics.median(CPU[" ".join(mapnik_cmd)]), statistics.median(ratios)
+
+
 def render_targets(res):
     """The render bars at x20: against mapnik drawing the same file (when it is installed),
     and the peak memory."""
@@ -75,8 +87,8 @@ def render_targets(res):
     rows = [["render peak <= 300 MB", f"{render[1] * 2**20 / 1e6:.0f} MB ({render[1]:.0f} MiB)", "yes" if render[1] * 2**20 <= 300e6 else "no"]]
     if MAPNIK_STEP in res:
         m = res[MAPNIK_STEP]
-        rows.insert(0, ["render 1M footprints >= 2x mapnik", f"{m[0] / render[0]:.1f}x ({m[0]:.2f} s, peak {m[1]:.0f} MiB)",
-                        "yes" if m[0] / render[0] >= 2 else "no"])
+        rows.insert(0, ["render 1M footprints >= 2x mapnik", f"{m[3]:.1f}x, median of paired runs ({m[0]:.2f} s, peak {m[1]:.0f} MiB)",
+                        "yes" if m[3] >= 2 else "no"])
     return rows
 
 
@@ -144,8 +156,6 @@ def scale_rows(d, runs, label, gp, duck=False):
         (RENDER_STEP, [FLYR, "render", gpkg, "--size", "4096x4096", "-o", os.path.join(tmp, "map.png"), "--force"]),
         (QR_STEP, [FLYR, "qr", gpkg, "-o", os.path.join(tmp, "codes.zip"), "--size", "512", "--force"]),
     ]
-    if have_mapnik():
-        steps.append(mapnik_step(gpkg, tmp))
     if gp:
         steps.append(("GeoPandas pipeline -> CSV", [sys.executable, os.path.join(ROOT, "bench", "geopandas_link.py"), b, a, s, os.path.join(tmp, "gp.csv")]))
     rows, res = [], {}
@@ -167,6 +177,10 @@ def scale_rows(d, runs, label, gp, duck=False):
                 counted = err
         res[name] = (secs, rss, statistics.median(CPU.get(" ".join(cmd), [0.0])))
         rows.append([f"{name} [{label}]", f"{secs:.2f}", f"{rss:.0f}", "", f"{size / secs / 1e6:.1f}"])
+    if have_mapnik():
+        name, cmd = mapnik_step(gpkg, tmp)
+        res[name] = mapnik_paired(dict(steps)[RENDER_STEP], cmd, runs)
+        rows.append([f"{name} [{label}]", f"{res[name][0]:.2f}", f"{res[name][1]:.0f}", "", f"{size / res[name][0] / 1e6:.1f}"])
     if duck:
         paired, phases = duckdb_paired(dict(steps)["flyr link -> CSV"], b, a, s, tmp, runs)
         for name, r in paired.items():
