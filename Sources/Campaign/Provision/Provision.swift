@@ -72,7 +72,7 @@ public struct ProvisionInput: Sendable {
     }
 
     /// Bumped whenever flyr writes a campaign differently, so old campaigns re-provision.
-    public static let engineVersion = "flyr-provision-2"
+    public static let engineVersion = "flyr-provision-3"
 
     /// SHA-256 over the engine version, name, type, settings, bbox and each source's layer and
     /// hash; nil when a source has no hash (stdin), so such a provision is never taken as unchanged.
