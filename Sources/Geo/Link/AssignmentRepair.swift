@@ -71,49 +71,54 @@ struct AssignmentRepair {
         return choice
     }
 
-    /// Tries the best single change for slot x; true when one was made.
+    /// Tries the best single change for slot x (a move, or a move whose footprint's one holder
+    /// moves on); true when one was made.
     private mutating func improve(_ x: Int, holders: inout [Int: [Int]]) -> Bool {
-        let cur = choice[x], from = building(x, cur)
-        let now = cost(x, cur)
-        var best: (gain: Double, k: Int, y: Int, ky: Int)? = nil
-        for k in pending[x].scored.indices where k != cur && pending[x].scored[k].cost < now - Self.epsilon {
+        let cur = choice[x]
+        var best: (gain: Double, moves: [(Int, Int)])? = nil
+        for k in pending[x].scored.indices where k != cur && pending[x].scored[k].cost < cost(x, cur) - Self.epsilon {
+            var moves = [(x, k)]
+            // b's one holder of another house moves on to its cheapest other footprint.
             let b = building(x, k)
-            // Vacate x's footprint first: what x pays on b, and what a holder of b would pay elsewhere.
-            remove(x, cur)
-            let moved = cost(x, k)
-            var gain = now - moved
-            var y = -1, ky = -1
             if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, key(h) != key(x) {
-                // b's one holder moves to its cheapest other footprint, with x already on b.
-                let hk = choice[h], stay = cost(h, hk) // h on b, x not yet there
-                add(x, k)
-                var alt: (Double, Int)? = nil
-                remove(h, hk)
-                for j in pending[h].scored.indices where j != hk {
+                var alt: (cost: Double, j: Int)? = nil
+                remove(x, cur)  // x's footprint is free for h
+                for j in pending[h].scored.indices where j != choice[h] {
                     let c = cost(h, j)
-                    if alt == nil || c < alt!.0 { alt = (c, j) }
+                    if alt == nil || c < alt!.cost { alt = (c, j) }
                 }
-                add(h, hk)
-                remove(x, k)
-                if let (c, j) = alt {
-                    let xOnB = pending[x].scored[k].cost
-                    gain = now + stay - xOnB - c
-                    y = h; ky = j
-                } else { gain = -1 }
+                add(x, cur)
+                guard let alt else { continue }
+                moves.append((h, alt.j))
             }
-            add(x, cur)
-            if gain > Self.epsilon, best == nil || gain > best!.gain { best = (gain, k, y, ky) }
+            let gain = saving(moves)
+            if gain > Self.epsilon, best == nil || gain > best!.gain { best = (gain, moves) }
         }
         guard let m = best else { return false }
-        remove(x, cur); choice[x] = m.k; add(x, m.k)
-        holders[from]?.removeAll { $0 == x }
-        holders[building(x, m.k), default: []].append(x)
-        if m.y >= 0 {
-            let oldY = building(m.y, choice[m.y])
-            remove(m.y, choice[m.y]); choice[m.y] = m.ky; add(m.y, m.ky)
-            holders[oldY]?.removeAll { $0 == m.y }
-            holders[building(m.y, m.ky), default: []].append(m.y)
+        for (s, k) in m.moves {
+            holders[building(s, choice[s])]?.removeAll { $0 == s }
+            remove(s, choice[s]); choice[s] = k; add(s, k)
+            holders[building(s, k), default: []].append(s)
         }
         return true
+    }
+
+    /// How much the moves (slot, new candidate) lower the total cost: the movers' scores, plus
+    /// the occupancy cost of each footprint they leave or join, which is the penalty once for
+    /// every household beyond the first on a single-family footprint (the assignment's rule:
+    /// the one that comes second pays).
+    private mutating func saving(_ moves: [(Int, Int)]) -> Double {
+        var touched = Set<Int>()
+        for (s, k) in moves { touched.insert(building(s, choice[s])); touched.insert(building(s, k)) }
+        func total() -> Double {
+            moves.reduce(0.0) { $0 + pending[$1.0].scored[choice[$1.0]].cost }
+                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : penalty * Double(max(0, (held[$1]?.count ?? 0) - 1))) }
+        }
+        let before = total()
+        let old = moves.map { choice[$0.0] }
+        for (s, k) in moves { remove(s, choice[s]); choice[s] = k; add(s, k) }
+        let after = total()
+        for ((s, k), o) in zip(moves, old) { remove(s, k); choice[s] = o; add(s, o) }
+        return before - after
     }
 }

@@ -51,32 +51,26 @@ public struct LinkWeights: Sendable, Equatable {
 
     public init() {}
 
+    /// Each weight `flyr link --weight` can set: its name, where it lives, and whether it is
+    /// given in degrees (stored in radians).
+    private static let settable: [(name: String, path: WritableKeyPath<LinkWeights, Double> & Sendable, degrees: Bool)] = [
+        ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
+        ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
+        ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
+        ("occupiedPenalty", \.occupiedPenalty, false), ("acrossRoadPenalty", \.acrossRoadPenalty, false),
+        ("orderPenalty", \.orderPenalty, false), ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),
+        ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
+    ]
+
     /// The names `set(_:_:)` takes, in order.
-    public static let names = ["turnCost", "maxTurn", "turnStep", "numberOrderCost", "numberOrderCap", "numberRadius",
-                               "outbuildingPenalty", "occupiedPenalty", "acrossRoadPenalty", "orderPenalty", "leaveOut", "alignWindow", "backstepCost", "towardStreetCost"]
+    public static let names = settable.map(\.name)
+
     /// Sets the weight called `name` (one of `names`; angles in degrees); false for an unknown name
     /// or a negative or non-finite value (a turn step must be above 0).
     public mutating func set(_ name: String, _ value: Double) -> Bool {
-        guard value.isFinite, value >= 0 else { return false }
-        switch name {
-        case "turnCost": turnCost = value
-        case "maxTurn": maxTurn = value * Double.pi / 180
-        case "turnStep":
-            guard value > 0 else { return false }
-            turnStep = value * Double.pi / 180
-        case "numberOrderCost": numberOrderCost = value
-        case "numberOrderCap": numberOrderCap = value
-        case "numberRadius": numberRadius = value
-        case "outbuildingPenalty": outbuildingPenalty = value
-        case "occupiedPenalty": occupiedPenalty = value
-        case "acrossRoadPenalty": acrossRoadPenalty = value
-        case "orderPenalty": orderPenalty = value
-        case "leaveOut": leaveOut = value
-        case "alignWindow": alignWindow = value
-        case "backstepCost": backstepCost = value
-        case "towardStreetCost": towardStreetCost = value
-        default: return false
-        }
+        guard value.isFinite, value >= 0, let w = Self.settable.first(where: { $0.name == name }) else { return false }
+        if w.path == \.turnStep, value == 0 { return false }
+        self[keyPath: w.path] = w.degrees ? value * Double.pi / 180 : value
         return true
     }
 }

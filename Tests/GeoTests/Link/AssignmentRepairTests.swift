@@ -27,6 +27,21 @@ import Testing
         #expect(r.run(order: [0, 1]) == [0, 1])
     }
 
+    @Test func joiningAFootprintCostsOneHouseholdsPenalty() {
+        // Two units of number 5 (one household) share footprint 1. Address 0 (number 7) joins
+        // them when that saves more than the 20 m a second household costs, not otherwise.
+        func run(_ own: Double) -> [Int] {
+            let pending = [(address: 0, scored: candidates([(0, own), (1, 1)])),
+                           (address: 1, scored: candidates([(1, 1)])),
+                           (address: 2, scored: candidates([(1, 1)]))]
+            var r = AssignmentRepair(pending: pending, keys: ["7", "5", "5"], multiUnit: [false, false],
+                                     claims: [[], []], penalty: 20, choice: [0, 0, 0])
+            return r.run(order: [0, 1, 2])
+        }
+        #expect(run(30) == [1, 0, 0])   // 30 → 1 + 20
+        #expect(run(15) == [0, 0, 0])   // 15 < 1 + 20
+    }
+
     @Test func nothingMovesWhenTheGreedyChoiceIsBest() {
         let pending = [(address: 0, scored: candidates([(0, 1), (1, 5)])),
                        (address: 1, scored: candidates([(1, 1), (0, 5)]))]
@@ -58,5 +73,17 @@ import Testing
         let main = r.link("a1"), elm = r.link("a2")
         #expect(main.streetMatch && !elm.streetMatch)
         #expect(elm.confidence < main.confidence)
+    }
+
+    @Test func everyNamedWeightIsSetAnglesInDegrees() {
+        let defaults = LinkWeights()
+        for name in LinkWeights.names {
+            var w = defaults
+            #expect(w.set(name, 7) && w != defaults, "\(name)")
+        }
+        var w = defaults
+        #expect(w.set("maxTurn", 90) && abs(w.maxTurn - Double.pi / 2) < 1e-12)
+        #expect(!w.set("turnStep", 0) && !w.set("leaveOut", -1) && !w.set("noSuchWeight", 1))
+        #expect(w.turnStep == defaults.turnStep && w.leaveOut == defaults.leaveOut)
     }
 }
