@@ -44,14 +44,9 @@ public struct RasterImage: Equatable, Sendable {
             for y in 0..<h {
                 let row = (base + y * stride).withMemoryRebound(to: UInt32.self, capacity: w) { $0 }
                 for x in 0..<w {
-                    let p = row[x]
-                    var a = UInt32((p >> 24) & 0xff)
-                    if format == CAIRO_FORMAT_RGB24 { a = 255 }
-                    var r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
-                    if a > 0 && a < 255 { r = r * 255 / a; g = g * 255 / a; b = b * 255 / a }
+                    let (r, g, b, a) = RasterPNG.straight(format == CAIRO_FORMAT_RGB24 ? row[x] | 0xFF00_0000 : row[x])
                     let i = (y * w + x) * 4
-                    out[i] = UInt8(min(r, 255)); out[i + 1] = UInt8(min(g, 255)); out[i + 2] = UInt8(min(b, 255))
-                    out[i + 3] = UInt8(a)
+                    out[i] = r; out[i + 1] = g; out[i + 2] = b; out[i + 3] = a
                 }
             }
         }

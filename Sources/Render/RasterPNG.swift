@@ -44,14 +44,19 @@ enum RasterPNG {
             adler = adler32_combine(adler, uLong(piece.1), off_t(piece.2))
         }
         for shift in [24, 16, 8, 0] { stream.append(UInt8(truncatingIfNeeded: adler >> UInt(shift))) }
-        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        var header = Data()
-        put32(&header, UInt32(width)); put32(&header, UInt32(height))
-        header.append(contentsOf: [8, opaque ? 2 : 6, 0, 0, 0])
-        chunk(&png, "IHDR", header)
-        chunk(&png, "IDAT", stream)
-        chunk(&png, "IEND", Data())
-        return png
+        return PNGChunks.file(width: width, height: height, colourType: opaque ? 2 : 6, idat: stream)
+    }
+
+    /// A premultiplied ARGB32 pixel as straight r, g, b, a, rounded as Cairo's PNG writer
+    /// rounds (fully transparent pixels black).
+    @inline(__always)
+    static func straight(_ p: UInt32) -> (UInt8, UInt8, UInt8, UInt8) {
+        let a = p >> 24
+        var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+        if a == 0 { r = 0; g = 0; b = 0 } else if a != 0xFF {
+            r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a
+        }
+        return (UInt8(min(r, 255)), UInt8(min(g, 255)), UInt8(min(b, 255)), UInt8(a))
     }
 
     /// The surface's pixels, read only.
@@ -64,16 +69,9 @@ enum RasterPNG {
             let row = pixels + y * words
             var i = 0
             for x in 0..<width {
-                let p = row[x]
-                let a = p >> 24
-                var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-                if channels == 4 {
-                    if a == 0 { r = 0; g = 0; b = 0 } else if a != 0xFF {
-                        r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a
-                    }
-                }
-                out[i] = UInt8(r); out[i + 1] = UInt8(g); out[i + 2] = UInt8(b)
-                if channels == 4 { out[i + 3] = UInt8(a) }
+                let (r, g, b, a) = RasterPNG.straight(row[x])
+                out[i] = r; out[i + 1] = g; out[i + 2] = b
+                if channels == 4 { out[i + 3] = a }
                 i += channels
             }
         }
@@ -112,20 +110,5 @@ enum RasterPNG {
             let sum = UInt32(adler32(adler32(0, nil, 0), raw, uInt(raw.count)))
             return (Data(out[0..<Int(z.total_out)]), sum, raw.count)
         }
-    }
-
-    private static func put32(_ out: inout Data, _ v: UInt32) {
-        out.append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
-    }
-
-    private static func chunk(_ png: inout Data, _ type: String, _ body: Data) {
-        var bytes = Data()
-        put32(&bytes, UInt32(body.count))
-        var typed = Data(type.utf8)
-        typed.append(body)
-        bytes.append(typed)
-        let crc = typed.withUnsafeBytes { crc32(0, $0.bindMemory(to: UInt8.self).baseAddress, uInt($0.count)) }
-        put32(&bytes, UInt32(crc))
-        png.append(bytes)
     }
 }

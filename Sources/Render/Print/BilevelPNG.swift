@@ -34,27 +34,6 @@ enum BilevelPNG {
         var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
         let status = compress2(&compressed, &compressedSize, raw, uLong(raw.count), Z_BEST_SPEED)
         guard status == Z_OK else { throw RenderError("PNG encode", message: "zlib compress2 returned \(status)") }
-        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        var header: [UInt8] = []
-        put32(&header, UInt32(side))
-        put32(&header, UInt32(side))
-        header += [1, 0, 0, 0, 0]
-        chunk(&png, "IHDR", header)
-        chunk(&png, "IDAT", compressed[0..<Int(compressedSize)])
-        chunk(&png, "IEND", [])
-        return png
-    }
-
-    private static func put32(_ out: inout [UInt8], _ v: UInt32) {
-        out += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-    }
-
-    private static func chunk(_ png: inout Data, _ type: String, _ body: some Collection<UInt8>) {
-        var bytes: [UInt8] = []
-        put32(&bytes, UInt32(body.count))
-        let typed = Array(type.utf8) + Array(body)
-        bytes += typed
-        put32(&bytes, UInt32(crc32(0, typed, uInt(typed.count))))
-        png.append(contentsOf: bytes)
+        return PNGChunks.file(width: side, height: side, bitDepth: 1, colourType: 0, idat: compressed[0..<Int(compressedSize)])
     }
 }
