@@ -88,16 +88,19 @@ def main():
                     ts.add(g.project(x.centroid))
         return sorted(ts)
 
-    def side(g, t, c):
+    def tangent(g, t):
+        """The road's point at t and its unit direction there (over 2 m)."""
         p, q = g.interpolate(max(t - 1, 0)), g.interpolate(min(t + 1, g.length))
-        return 1 if (q.x - p.x) * (c.y - p.y) - (q.y - p.y) * (c.x - p.x) > 0 else -1
+        n = math.hypot(q.x - p.x, q.y - p.y) or 1
+        return g.interpolate(t), (q.x - p.x) / n, (q.y - p.y) / n
+
+    def side(g, t, c):
+        m, dx, dy = tangent(g, t)
+        return 1 if dx * (c.y - m.y) - dy * (c.x - m.x) > 0 else -1
 
     def at(g, t, s, off):
-        p, q = g.interpolate(max(t - 1, 0)), g.interpolate(min(t + 1, g.length))
-        dx, dy = q.x - p.x, q.y - p.y
-        n = math.hypot(dx, dy) or 1
-        m = g.interpolate(t)
-        return Point(m.x - s * dy / n * off, m.y + s * dx / n * off)
+        m, dx, dy = tangent(g, t)
+        return Point(m.x - s * dy * off, m.y + s * dx * off)
 
     placed = {"entrance": {}, "interpolated": {}, "parcel": {}}
     faces, jcache = {}, {}
