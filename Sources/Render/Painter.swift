@@ -17,6 +17,9 @@ struct Painter {
     private var streetLayout: TextLayout?
     private var patterns: [StatusPaint: CairoPattern] = [:]
     private var solids: [RGBA: CairoPattern] = [:]
+    /// Footprint outlines drawn as fills (`RingOffset`): on raster targets with an opaque stroke.
+    private var outlineByFills = false
+    private var outer = RingOffset(), inner = RingOffset()
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
     /// House numbers, title, legend and scale text, shaped by Pango in the style's font.
@@ -126,6 +129,8 @@ struct Painter {
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
         cairo_set_line_width(cr, style.buildingStrokeWidth * s)
+        outlineByFills = style.buildingStrokeWidth > 0 && style.buildingStroke.a == 1
+            && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE
         // Miter joins reach out up to the miter limit (10) times half the stroke width.
         return 10 * style.buildingStrokeWidth * s / 2 + 1
     }
@@ -142,6 +147,10 @@ struct Painter {
     /// Fills one footprint (rings as ranges of `points`, pixels; rings of fewer than three
     /// points skipped) with its paint and outlines it in the style's stroke.
     mutating func fillFootprint<Rings: Sequence<Range<Int>>>(_ points: [Coord], rings: Rings, paint: StatusPaint) throws {
+        var single = rings.makeIterator()
+        if outlineByFills, paint.fill.a == 1, let ring = single.next(), single.next() == nil,
+           try fillOutlined(points[ring], paint: paint) { return }
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         for ring in rings {
             guard ring.count >= 3 else { continue }
             let p0 = points[ring.lowerBound]
@@ -157,6 +166,33 @@ struct Painter {
         } else {
             cairo_fill(cr)
         }
+    }
+
+    /// A one-ring footprint filled and outlined as two fills: the ring moved outward by half
+    /// the stroke in the stroke's colour, then moved inward in the paint. False, with nothing
+    /// drawn, where the ring needs a real stroke.
+    private mutating func fillOutlined(_ ring: ArraySlice<Coord>, paint: StatusPaint) throws -> Bool {
+        let h = style.buildingStrokeWidth * s / 2
+        guard outer.offset(ring, by: h) == .ring else { return false }
+        let shrunk = inner.offset(ring, by: -h)
+        if shrunk == .unsupported { return false }
+        // The shifted rings may touch themselves at reflex corners: winding fills them whole.
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        trace(ring: outer.ring)
+        try setSolid(style.buildingStroke)
+        cairo_fill(cr)
+        if shrunk == .ring {
+            trace(ring: inner.ring)
+            try setPaint(paint)
+            cairo_fill(cr)
+        }
+        return true
+    }
+
+    private func trace(ring: [Coord]) {
+        cairo_move_to(cr, ring[0].x, ring[0].y)
+        for p in ring.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        cairo_close_path(cr)
     }
 
     /// Sets the source to a status paint: its colour, or a repeating hatch tile over it.
