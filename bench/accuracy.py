@@ -3,7 +3,8 @@
 each folder with a truth.csv, each of its address files (addresses*.geojsonseq / .geojson),
 flyr against plain nearest building. Also a sweep of the scoring weights (half and double each
 default) and a calibration table (confidence bucket -> share correct). With --derived, also the
-placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel),
+placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel,
+and geocoder-style where the area has none),
 made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
 Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration] [--derived]"""
 import argparse, csv, glob, json, os, subprocess, sys, tempfile
@@ -50,12 +51,15 @@ def derived_cases(data):
             continue
         cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench", "placements",
                              os.path.basename(area))
-        done = os.path.join(cache, ".done")
+        done = os.path.join(cache, ".done-2")
         if not os.path.exists(done):
             subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache], check=True)
             open(done, "w").close()
+        # A geocoder-style placement only where the area has none of its own.
+        wanted = {"entrance", "interpolated", "parcel"} | (set() if os.path.exists(os.path.join(area, "addresses-geocoded.geojsonseq"))
+                                                           else {"geocoded"})
         out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)
-                and c[1] in ("entrance", "interpolated", "parcel")]
+                and c[1] in wanted]
     return out
 
 

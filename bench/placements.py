@@ -11,6 +11,10 @@ only (never from flyr's output):
                 numbers (uneven lots and gaps give the error)
   parcel        a parcel centroid: the footprint's centroid moved away from the street, into
                 the back yard, by a fixed pseudo-random 0-10 m, and sideways by -1..1 m
+  geocoded      a street-range geocoder's point, by the rule of queens-village-ny's README:
+                the road's point nearest the centroid, slid along it by a fixed pseudo-random
+                -6..6 m, 7 m off the centreline on the building's side (half the centroid's
+                distance when that is under 8 m)
 
 Usage: bench/placements.py AREA_DIR OUT_DIR. Needs shapely and pyproj (pip install shapely
 pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and links the area's other files in."""
@@ -102,7 +106,7 @@ def main():
         m, dx, dy = tangent(g, t)
         return Point(m.x - s * dy * off, m.y + s * dx * off)
 
-    placed = {"entrance": {}, "interpolated": {}, "parcel": {}}
+    placed = {"entrance": {}, "interpolated": {}, "parcel": {}, "geocoded": {}}
     faces, jcache = {}, {}
     for a in addresses:
         aid = a["id"]
@@ -122,8 +126,12 @@ def main():
         ux, uy = (r.x - c.x) / d2, (r.y - c.y) / d2
         f, l = -10 * unit(aid + "f"), 2 * unit(aid + "l") - 1
         placed["parcel"][aid] = Point(c.x + ux * f - uy * l, c.y + uy * f + ux * l)
-        # Interpolated: collect the block faces first.
         t = g.project(c)
+        # Geocoded: slid along the road, set off it on the building's side.
+        dc = c.distance(g.interpolate(t))
+        slid = min(max(t + 12 * unit(aid + "g") - 6, 0), g.length)
+        placed["geocoded"][aid] = at(g, slid, side(g, slid, c), 7 if dc >= 8 else dc / 2)
+        # Interpolated: collect the block faces first.
         js = jcache.setdefault(k, junctions(k))
         i = max(j for j in range(len(js) - 1) if js[j] <= t) if t < js[-1] else len(js) - 2
         n = number(a["properties"].get("number"))

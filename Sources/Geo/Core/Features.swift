@@ -118,6 +118,11 @@ public struct Building: Sendable, Equatable {
     public static let outbuildingClasses: Set<String> = [
         "garage", "garages", "shed", "carport", "hut", "cabin", "barn", "greenhouse",
         "outbuilding", "storage_tank", "container", "kiosk", "toilets", "hangar",
+        // Overture's classes of structures that are not someone's address: roofs over a
+        // platform or a yard, farm and utility structures, small shelters.
+        "roof", "bridge_structure", "digester", "silo", "slurry_tank", "transformer_tower", "glasshouse",
+        "sty", "cowshed", "stable", "farm_auxiliary", "boathouse", "beach_hut", "allotment_house",
+        "wayside_shrine", "shrine", "guardhouse", "grandstand", "bunker",
     ]
 }
 

@@ -352,7 +352,7 @@ public struct Linker: Sendable {
                 coverNumbers[b].insert(world.houseKey(a))
             }
         }
-        for b in 0..<nb where coverNumbers[b].count > 1 { world.multiUnit[b] = true }
+        for b in 0..<nb where Occupancy.extra(coverNumbers[b]) > 0 { world.multiUnit[b] = true }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []
@@ -377,7 +377,9 @@ public struct Linker: Sendable {
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
-            multiUnit: (0..<nb).map { world.multiUnit[$0] || attrs.multiUnitClass[bIdx[$0]] },
+            // A class such as apartments says units, which share a house key; only two numbers of
+            // one street covered by the footprint say it holds several numbers.
+            multiUnit: world.multiUnit,
             claims: coverNumbers, penalty: options.weights.occupiedPenalty)
         for (a, ch) in chosen {
             let best = ch.candidate

@@ -125,6 +125,40 @@ extension LinkResult {
         #expect(b.addressCount == 3 && b.isMultiUnit)
     }
 
+    /// Two footprints side by side (wall x=0) and a point in front of their shared corner,
+    /// 6 m from both; `east` covers the points of `covered` (street, number).
+    func cornerScene(covered: [(String, String)], eastClass: String? = nil) throws -> Link {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.road("cross", "LINESTRING(60 -50,60 50)", name: "Cross Street")
+        s.building("west", "POLYGON((-20 6,0 6,0 30,-20 30,-20 6))")
+        s.building("east", "POLYGON((0 6,20 6,20 30,0 30,0 6))", class: eastClass)
+        for (i, c) in covered.enumerated() { s.address("c\(i)", 5 + 4 * Double(i), 20, number: c.1, street: c.0) }
+        s.address("a", 0, 0.01, number: "34")
+        return try s.link().link("a")
+    }
+
+    @Test func aSecondNumberOfAStreetPaysForTheFootprintHoldingOne() throws {
+        #expect(try cornerScene(covered: [("Main Street", "36")]).buildingID == "west")
+        // A class that says units (apartments) is no sign of several numbers.
+        #expect(try cornerScene(covered: [("Main Street", "36")], eastClass: "apartments").buildingID == "west")
+        // A corner building's number on each of its streets is no sign of several either.
+        #expect(try cornerScene(covered: [("Main Street", "36"), ("Cross Street", "2")]).buildingID == "west")
+    }
+
+    @Test func aFootprintCoveringTwoNumbersOfOneStreetHoldsMore() throws {
+        // Without a sign of several numbers, the tie at the corner goes the same way as with none.
+        let free = try cornerScene(covered: []).buildingID
+        let several = try cornerScene(covered: [("Main Street", "36"), ("Main Street", "38")]).buildingID
+        #expect(several == free)
+    }
+
+    @Test func aRoofIsAnOutbuilding() {
+        let footprint = Footprint([PolygonCoords(rings: [[Coord(0, 0), Coord(1, 0), Coord(1, 1), Coord(0, 0)]])])
+        #expect(Building(id: "r", footprint: footprint, buildingClass: "roof").isOutbuilding)
+        #expect(!Building(id: "h", footprint: footprint, buildingClass: "house").isOutbuilding)
+    }
+
     @Test func nothingWithinReachIsReportedWithTheNearestThree() throws {
         var s = Scene()
         for i in 0..<4 { s.building("b\(i)", "POLYGON((\(100 + 20 * i) 0,\(110 + 20 * i) 0,\(110 + 20 * i) 10,\(100 + 20 * i) 10,\(100 + 20 * i) 0))") }
