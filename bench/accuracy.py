@@ -6,7 +6,9 @@ default) and a calibration table (confidence bucket -> share correct). With --de
 placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel,
 and geocoder-style where the area has none),
 made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
-Usage: bench/accuracy.py [--data DIR] [--sweep] [--calibration] [--derived]"""
+The areas are those under --data (../shared/data) and, when bench/areas.sh has made them, under
+~/.cache/flyr-bench/areas.
+Usage: bench/accuracy.py [--data DIR]... [--sweep] [--calibration] [--derived]"""
 import argparse, csv, glob, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -14,6 +16,7 @@ from bench import table  # noqa: E402  (the same table format as the timings)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
+CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench")
 
 # Every weight at 0: a candidate costs its distance, nothing else; COVERS still comes first.
 # That is plain nearest-building linking.
@@ -49,8 +52,7 @@ def derived_cases(data):
         area = os.path.dirname(truth)
         if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
             continue
-        cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench", "placements",
-                             os.path.basename(area))
+        cache = os.path.join(CACHE, "placements", os.path.basename(area))
         done = os.path.join(cache, ".done-2")
         if not os.path.exists(done):
             subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache], check=True)
@@ -92,16 +94,17 @@ def calibration(links, truth):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    ap.add_argument("--data", action="append", help="a folder of areas (repeatable)")
     ap.add_argument("--sweep", action="store_true", help="also sweep each weight at half and double its default")
     ap.add_argument("--calibration", action="store_true", help="also print confidence against share correct")
     ap.add_argument("--derived", action="store_true", help="also the placements derived from each area's truth")
     args = ap.parse_args()
-    all_cases = cases(os.path.abspath(args.data))
+    folders = args.data or [d for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(CACHE, "areas")) if os.path.isdir(d)]
+    all_cases = [c for d in folders for c in cases(os.path.abspath(d))]
     if args.derived:
-        all_cases += derived_cases(os.path.abspath(args.data))
+        all_cases += [c for d in folders for c in derived_cases(os.path.abspath(d))]
     if not all_cases:
-        sys.exit(f"accuracy: no area with a truth.csv under {args.data}")
+        sys.exit(f"accuracy: no area with a truth.csv under {', '.join(folders) or 'no folder'}")
     tmp = tempfile.mkdtemp(prefix="flyr-accuracy-")
     rows, calib = [], []
     for c in all_cases:
