@@ -136,8 +136,7 @@ struct StreetLabeler {
             guard out.count == before, roads[k].line.count > 2 else { continue }
             let glyphs: GlyphClusters
             if let g = shaped[name] { glyphs = g } else {
-                _ = text.line(name, family: font, size: size)
-                glyphs = text.clusters(of: name)
+                glyphs = text.clusters(name, family: font, size: size)
                 shaped[name] = glyphs
             }
             for spot in CurvedLabelGeometry.spots(roads[k].line, clusters: glyphs.clusters, pad: pad, step: step,

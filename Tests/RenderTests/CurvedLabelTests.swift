@@ -73,7 +73,7 @@ import Testing
         let text = try TextLayout(ctx)
         for name in ["Bellaire Crescent", "Office Way", "شارع الملك فيصل", "नई सड़क"] {
             let line = text.line(name, family: "DejaVu Sans", size: 10)
-            let glyphs = text.clusters(of: name)
+            let glyphs = text.clusters(name, family: "DejaVu Sans", size: 10)
             #expect(!glyphs.clusters.isEmpty)
             #expect(glyphs.clusters.count <= name.unicodeScalars.count)
             // Side by side, no gap, no overlap: together as wide as the line.
@@ -84,12 +84,10 @@ import Testing
             #expect(abs(glyphs.height - line.height) < 0.01 && glyphs.baseline > 0)
         }
         // Arabic reads right to left: in logical order, each cluster lies left of the one before.
-        _ = text.line("شارع الملك", family: "DejaVu Sans", size: 10)
-        let arabic = text.clusters(of: "شارع الملك").clusters
+        let arabic = text.clusters("شارع الملك", family: "DejaVu Sans", size: 10).clusters
         for (a, b) in zip(arabic, arabic.dropFirst()) { #expect(b.x < a.x) }
         // Devanagari's conjuncts and vowel signs stay whole: fewer clusters than code points.
-        _ = text.line("नई सड़क", family: "DejaVu Sans", size: 10)
-        #expect(text.clusters(of: "नई सड़क").clusters.count < "नई सड़क".unicodeScalars.count)
+        #expect(text.clusters("नई सड़क", family: "DejaVu Sans", size: 10).clusters.count < "नई सड़क".unicodeScalars.count)
     }
 
     static func renderCase(_ format: OutputFormat) throws -> (RenderResult, GoldenCase.Spec) {

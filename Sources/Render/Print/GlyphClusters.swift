@@ -76,8 +76,9 @@ final class GlyphClusters {
 }
 
 extension TextLayout {
-    /// The text last laid out by `line`, cut into its clusters.
-    func clusters(of text: String) -> GlyphClusters {
-        GlyphClusters(layout: pangoLayout, text: text, height: measuredHeight, baseline: baseline)
+    /// `text` laid out on one line as `line` lays it out, cut into its clusters.
+    func clusters(_ text: String, family: String, size: Double) -> GlyphClusters {
+        _ = line(text, family: family, size: size)
+        return GlyphClusters(layout: pangoLayout, text: text, height: measuredHeight, baseline: baseline)
     }
 }
