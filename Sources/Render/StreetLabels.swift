@@ -8,7 +8,8 @@ public struct PlacedLabel: Sendable, Equatable {
     public var kind: Kind
     public var text: String
     /// One box for a house number; for a street name, the bounding boxes of the pieces of its
-    /// oriented box, cut every text height along the baseline (together they cover it).
+    /// oriented box, cut every text height along the baseline (together they cover it); for a
+    /// name bent along a curved road, one per cluster.
     public var boxes: [PixelRect]
     /// The reading direction, radians from the +x axis (y down), in (-π/2, π/2] for a street
     /// name (never upside down); 0 for a house number.
@@ -179,15 +180,15 @@ struct StreetLabeler {
                 cairo_restore(cr)
             }
         }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
         cairo_new_path(cr)
         if haloWidth > 0 {
             each { glyphs.appendPath($0, cr: cr) }
-            cairo_save(cr)
             cairo_set_source_rgba(cr, halo.r, halo.g, halo.b, halo.a)
             cairo_set_line_width(cr, haloWidth)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             cairo_stroke(cr)
-            cairo_restore(cr)
         }
         cairo_set_source_rgba(cr, fill.r, fill.g, fill.b, fill.a)
         each { glyphs.show($0, cr: cr) }
