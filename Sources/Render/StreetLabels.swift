@@ -8,11 +8,15 @@ public struct PlacedLabel: Sendable, Equatable {
     public var kind: Kind
     public var text: String
     /// One box for a house number; for a street name, the bounding boxes of the pieces of its
-    /// oriented box, cut every text height along the baseline (together they cover it).
+    /// oriented box, cut every text height along the baseline (together they cover it); for a
+    /// name bent along a curved road, one per cluster.
     public var boxes: [PixelRect]
     /// The reading direction, radians from the +x axis (y down), in (-π/2, π/2] for a street
     /// name (never upside down); 0 for a house number.
     public var angle: Double = 0
+    /// For a name bent along a curved road, each cluster's direction (radians, as `angle`),
+    /// left to right; empty for a name set straight and for a house number.
+    public var clusterAngles: [Double] = []
 }
 
 /// Where a street name sits: its centre and its reading angle, on a straight enough stretch.
@@ -40,31 +44,19 @@ enum StreetLabelGeometry {
     /// middle. Empty when the line is shorter than the label (a short street goes unnamed).
     static func spots(_ line: [Coord], length: Double, step: Double, tolerance: Double) -> [StreetLabelSpot] {
         guard line.count >= 2, length > 0 else { return [] }
-        var arc = [0.0]
-        for i in 1..<line.count { arc.append(arc[i - 1] + hypot(line[i].x - line[i - 1].x, line[i].y - line[i - 1].y)) }
-        let total = arc[arc.count - 1]
+        let path = ArcPath(line)
+        let total = path.total
         guard total >= length else { return [] }
-        func point(at d: Double) -> Coord {
-            var i = 1
-            while i < arc.count - 1, arc[i] < d { i += 1 }
-            let span = arc[i] - arc[i - 1]
-            let t = span > 0 ? (d - arc[i - 1]) / span : 0
-            return Coord(line[i - 1].x + t * (line[i].x - line[i - 1].x), line[i - 1].y + t * (line[i].y - line[i - 1].y))
-        }
         let slack = total - length
         let count = Int((slack / max(step, 1)).rounded(.down)) + 1
         let first = (slack - Double(count - 1) * step) / 2
         var out: [(spot: StreetLabelSpot, offMiddle: Double)] = []
         for k in 0..<count {
             let a = first + Double(k) * step, b = a + length
-            let p = point(at: a), q = point(at: b)
+            let p = path.point(at: a), q = path.point(at: b)
             let chord = hypot(q.x - p.x, q.y - p.y)
             guard chord >= 0.98 * length else { continue }
-            var deviation = 0.0
-            for i in arc.indices where arc[i] > a && arc[i] < b {
-                let cross = (q.x - p.x) * (line[i].y - p.y) - (q.y - p.y) * (line[i].x - p.x)
-                deviation = max(deviation, abs(cross) / chord)
-            }
+            let deviation = path.deviation(from: a, to: b)
             guard deviation <= tolerance else { continue }
             var angle = atan2(q.y - p.y, q.x - p.x)
             if angle > Double.pi / 2 { angle -= Double.pi } else if angle <= -Double.pi / 2 { angle += Double.pi }
@@ -121,6 +113,7 @@ struct StreetLabeler {
             let ra = StreetLabelGeometry.rank(roads[a].roadClass), rb = StreetLabelGeometry.rank(roads[b].roadClass)
             return ra != rb ? ra < rb : a < b
         }
+        var shaped: [String: GlyphClusters] = [:]
         for k in order {
             let name = roads[k].name
             let extent: (width: Double, height: Double)
@@ -130,18 +123,76 @@ struct StreetLabeler {
             }
             let spots = StreetLabelGeometry.spots(roads[k].line, length: extent.width + 2 * pad, step: max(extent.width, step),
                                                   tolerance: extent.height / 4)
+            let before = out.count
             for spot in spots {
-                if placedAt[name, default: []].contains(where: { hypot($0.x - spot.centre.x, $0.y - spot.centre.y) < spacing }) { continue }
+                if tooClose(placedAt[name], spot.centre) { continue }
                 let boxes = StreetLabelGeometry.boxes(spot, width: extent.width, height: extent.height, pad: pad)
-                guard boxes.allSatisfy({ $0.x >= canvas.x && $0.y >= canvas.y && $0.x + $0.width <= canvas.x + canvas.width
-                                         && $0.y + $0.height <= canvas.y + canvas.height && placer.isFree($0) }) else { continue }
+                guard fits(boxes, placer) else { continue }
                 for b in boxes { placer.reserve(b) }
                 placedAt[name, default: []].append(spot.centre)
                 out.append(PlacedLabel(kind: .street, text: name, boxes: boxes, angle: spot.angle))
                 draw(text, cr: cr, name: name, spot: spot, extent: extent)
             }
+            // Bent along the road only where no straight stretch took the name.
+            guard out.count == before, roads[k].line.count > 2 else { continue }
+            let glyphs: GlyphClusters
+            if let g = shaped[name] { glyphs = g } else {
+                glyphs = text.clusters(name, family: font, size: size)
+                shaped[name] = glyphs
+            }
+            for spot in CurvedLabelGeometry.spots(roads[k].line, clusters: glyphs.clusters, pad: pad, step: step,
+                                                  tolerance: extent.height / 4) {
+                if tooClose(placedAt[name], spot.centre) { continue }
+                let boxes = CurvedLabelGeometry.boxes(spot, height: glyphs.height, pad: pad)
+                guard fits(boxes, placer) else { continue }
+                for b in boxes { placer.reserve(b) }
+                placedAt[name, default: []].append(spot.centre)
+                let visual = glyphs.clusters.indices.sorted { glyphs.clusters[$0].x < glyphs.clusters[$1].x }
+                out.append(PlacedLabel(kind: .street, text: name, boxes: boxes, angle: spot.angle,
+                                       clusterAngles: visual.map { spot.clusters[$0].angle }))
+                draw(glyphs, cr: cr, spot: spot)
+            }
         }
         return out
+    }
+
+    /// True when a label of this name already sits within `spacing` of `centre`.
+    private func tooClose(_ placed: [Coord]?, _ centre: Coord) -> Bool {
+        (placed ?? []).contains { hypot($0.x - centre.x, $0.y - centre.y) < spacing }
+    }
+
+    /// True when every box lies on the canvas and meets nothing placed.
+    private func fits(_ boxes: [PixelRect], _ placer: LabelPlacer) -> Bool {
+        boxes.allSatisfy { $0.x >= canvas.x && $0.y >= canvas.y && $0.x + $0.width <= canvas.x + canvas.width
+                           && $0.y + $0.height <= canvas.y + canvas.height && placer.isFree($0) }
+    }
+
+    /// A name bent along its road: every cluster turned to its spot, the halos stroked first,
+    /// then the glyphs filled in reading order (a PDF's text then reads in order).
+    private func draw(_ glyphs: GlyphClusters, cr: OpaquePointer, spot: CurvedSpot) {
+        func each(_ body: (Int) -> Void) {
+            for (k, c) in spot.clusters.enumerated() {
+                cairo_save(cr)
+                cairo_translate(cr, c.origin.x, c.origin.y)
+                cairo_rotate(cr, c.angle)
+                cairo_move_to(cr, 0, glyphs.baseline - glyphs.height / 2)
+                body(k)
+                cairo_restore(cr)
+            }
+        }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_new_path(cr)
+        if haloWidth > 0 {
+            each { glyphs.appendPath($0, cr: cr) }
+            cairo_set_source_rgba(cr, halo.r, halo.g, halo.b, halo.a)
+            cairo_set_line_width(cr, haloWidth)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+        }
+        cairo_set_source_rgba(cr, fill.r, fill.g, fill.b, fill.a)
+        each { glyphs.show($0, cr: cr) }
+        cairo_new_path(cr)
     }
 
     /// One name turned to its spot: the halo stroked under the fill.

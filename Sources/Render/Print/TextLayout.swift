@@ -18,6 +18,9 @@ final class TextLayout {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
 
+    /// The layout itself, for `GlyphClusters` (valid while this object lives).
+    var pangoLayout: OpaquePointer { layout }
+
     /// Lays out `text` (lines split by "\n") `width` units wide at the largest size from
     /// `size` down to `minimumSize` (units, half a unit a step) whose height fits `height`;
     /// at the smallest size, lines past `height` are cut and the last ends with "…".
