@@ -24,7 +24,7 @@ public struct Turf: Sendable {
 /// doors (grown by 15 m) clear of other doors, then the nearest. It stops nearest the target
 /// without passing 1.25 × target, or at 0.75 × target when every next face would take the
 /// hull over other doors; turfs under 0.75 × target are then merged into a neighbour when the
-/// sum stays within 1.25 × target. Doors on no road (no walkable road at all) are left out.
+/// sum stays within 1.25 × target, or else take units a neighbour can spare. Doors on no road (no walkable road at all) are left out.
 /// Deterministic: the same doors and roads give the same turfs.
 public struct TurfCutter {
     public let doors: [TurfDoor]
@@ -125,6 +125,7 @@ public struct TurfCutter {
             groups.append(group)
         }
         groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
+        groups = rebalanced(groups, units: units, near: near, lo: lo, hi: hi)
         let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { units[$0] }) }
         var turfs = made.map(\.turf)
         try setOutlines(&turfs, walks: made.map(\.walks), context: GEOSContext())

@@ -141,6 +141,24 @@ import Testing
         #expect(try !wide.covers(west))
     }
 
+    /// A turf under the band takes a unit its neighbour can spare, never one whose going would
+    /// cut the neighbour in two or leave it under the band.
+    @Test func aSmallTurfTakesWhatANeighbourCanSpare() {
+        let cutter = TurfCutter(doors: [], roads: [])
+        func unit(_ x: Double, _ n: Int) -> TurfCutter.Unit {
+            TurfCutter.Unit(piece: Int(x), side: 0, doors: Array(0..<n), centroid: Coord(x * 100, 0))
+        }
+        let units = [unit(0, 8), unit(1, 8), unit(2, 8), unit(3, 8)]
+        // A chain 0-1-2-3: the turf of unit 3 alone takes unit 2.
+        let chain = [[1], [0, 2], [1, 3], [2]]
+        #expect(cutter.rebalanced([[0, 1, 2], [3]], units: units, near: chain, lo: 15, hi: 25) == [[0, 1], [3, 2]])
+        // Unit 3 hangs on unit 1, the middle of 0-1-2: taking 1 would cut 0 from 2.
+        let hub = [[1], [0, 2, 3], [1], [1]]
+        #expect(cutter.rebalanced([[0, 1, 2], [3]], units: units, near: hub, lo: 15, hi: 25) == [[0, 1, 2], [3]])
+        // A neighbour at the band's floor spares nothing.
+        #expect(cutter.rebalanced([[1, 2], [3]], units: units, near: chain, lo: 15, hi: 25) == [[1, 2], [3]])
+    }
+
     /// A campaign provisioned again over a file with turfs gets its turfs cut again with the same
     /// target: no turf keeps addresses that are gone, every address is in one, the layer agrees.
     @Test func reprovisionCutsTheTurfsAgain() throws {
