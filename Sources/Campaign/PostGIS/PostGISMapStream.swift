@@ -46,6 +46,8 @@ public final class PostGISBuildingCursor: Sendable {
     /// Begins the transaction and declares the cursor over `area` (degrees).
     public func open(area: BBox) async throws {
         try await store.db.rows("BEGIN READ ONLY", "starting to read the buildings of campaign '\(campaign)'")
+        // Every row is fetched: plan for the whole result, not the first tenth (the default).
+        try await store.db.rows("SET LOCAL cursor_tuple_fraction = 1", "starting to read the buildings of campaign '\(campaign)'")
         var binds = PostgresBindings(capacity: 5)
         binds.append(campaign); binds.append(area.minX); binds.append(area.minY); binds.append(area.maxX); binds.append(area.maxY)
         try await store.db.rows(PostgresQuery(unsafeSQL: """
