@@ -4,10 +4,13 @@ set -euo pipefail
 build=(libgeos-dev libproj-dev libcairo2-dev libpango1.0-dev libqrencode-dev zlib1g-dev libsqlite3-dev pkg-config
        fonts-dejavu-core fonts-noto-core fonts-noto-cjk)
 test=(gdal-bin python3-gdal poppler-utils zbar-tools unzip postgresql postgresql-15-postgis-3 sqlite3 strace openssl)
+# GNU time for peak RSS in bench/render-postgis.sh.
+bench=(time)
 want=("${build[@]}")
 case "${1:-build}" in
   build) ;;
-  test|bench) want+=("${test[@]}") ;;
+  test) want+=("${test[@]}") ;;
+  bench) want+=("${test[@]}" "${bench[@]}") ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac
 missing=()

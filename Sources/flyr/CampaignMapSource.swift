@@ -72,8 +72,7 @@ struct CampaignStreamSource: StreamingMapSource {
     func openReader() throws -> BuildingReader { CampaignBuildingReader(try CampaignMapReader(path: path)) }
 }
 
-/// The campaign's rows as the renderer's batches: the same arrays handed over, each row made a
-/// `MapBuilding` as `mapData` makes it (orphan when `orphan_building`, scanned when scans > 0).
+/// The campaign file's rows as the renderer's batches (`hand`).
 private final class CampaignBuildingReader: BuildingReader {
     private let reader: CampaignMapReader
     private var batch = BuildingBatch()
@@ -83,18 +82,7 @@ private final class CampaignBuildingReader: BuildingReader {
 
     func read(area: BBox, sortFirst: Bool, _ body: (inout BuildingBatch) throws -> Void) throws {
         do {
-            try reader.buildings(in: area, sortFirst: sortFirst) { rows in
-                swap(&batch.coords, &rows.coords)
-                swap(&batch.rings, &rows.rings)
-                defer { swap(&batch.coords, &rows.coords); swap(&batch.rings, &rows.rings) }
-                batch.members.removeAll(keepingCapacity: true)
-                for r in rows.rows {
-                    batch.members.append(BuildingBatch.Member(key: r.fid, rings: r.rings, building: MapBuilding(
-                        id: r.gersID, polygons: [], status: r.status, scansTotal: r.scansTotal, qrScanned: r.scansTotal > 0,
-                        featureStatus: r.featureStatus, label: nil, isOrphan: r.featureStatus == "orphan_building")))
-                }
-                try body(&batch)
-            }
+            try reader.buildings(in: area, sortFirst: sortFirst) { rows in try hand(&rows, as: &batch, to: body) }
         } catch let e as CampaignMapReader.NotInIDOrder {
             throw BuildingOrderError(e.description)
         }
@@ -103,4 +91,20 @@ private final class CampaignBuildingReader: BuildingReader {
     func labels(keys: [Int64]) throws -> [Int64: String] { try reader.houseNumbers(fids: keys) }
 
     func close() throws { try reader.close() }
+}
+
+/// Hands a campaign reader's rows to `body` as the renderer's batch: the same arrays lent
+/// (swapped in and back), each row made a `MapBuilding` as `mapData` makes it (orphan when
+/// `orphan_building`, scanned when scans > 0), keyed by its `fid`.
+func hand(_ rows: inout CampaignMapReader.Batch, as batch: inout BuildingBatch, to body: (inout BuildingBatch) throws -> Void) throws {
+    swap(&batch.coords, &rows.coords)
+    swap(&batch.rings, &rows.rings)
+    defer { swap(&batch.coords, &rows.coords); swap(&batch.rings, &rows.rings) }
+    batch.members.removeAll(keepingCapacity: true)
+    for r in rows.rows {
+        batch.members.append(BuildingBatch.Member(key: r.fid, rings: r.rings, building: MapBuilding(
+            id: r.gersID, polygons: [], status: r.status, scansTotal: r.scansTotal, qrScanned: r.scansTotal > 0,
+            featureStatus: r.featureStatus, label: nil, isOrphan: r.featureStatus == "orphan_building")))
+    }
+    try body(&batch)
 }

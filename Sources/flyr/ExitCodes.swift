@@ -64,7 +64,7 @@ func reportAndExit(_ error: Error) -> Never {
         case .noPostGIS: (message, code) = (e.description, Exit.noPostGIS)
         case .schema: (message, code) = (e.description, Exit.schema)
         case .campaignNotFound: (message, code) = (e.description, Exit.noInput)
-        case .conflictingData: (message, code) = (e.description, Exit.dataError)
+        case .conflictingData, .badData: (message, code) = (e.description, Exit.dataError)
         case .server, .conflict: (message, code) = (e.description, Exit.software)
         }
     case let e as GEOSError: (message, code) = (e.description, Exit.software)

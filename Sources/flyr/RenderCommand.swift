@@ -47,7 +47,7 @@ struct RenderCommand: ParsableCommand {
     var force = false
     @Flag(name: .long, help: "Print seconds per phase (load = read + link, project, draw, encode, write) to stderr.")
     var timings = false
-    @Flag(name: .long, help: "With a campaign GeoPackage: read every building into memory before drawing, instead of streaming the view's buildings from the file (the same map; for comparison).")
+    @Flag(name: .long, help: "With a campaign GeoPackage or --postgres: read every building into memory before drawing, instead of streaming the view's buildings from the file or database (the same map; for comparison).")
     var loadAll = false
     @Option(name: .long, help: ArgumentHelp("Threads drawing a PNG's footprints, 1 or 2 (default: 2 on two cores from 20,000 footprints).", valueName: "n"))
     var drawThreads: Int?
@@ -130,9 +130,12 @@ struct RenderCommand: ParsableCommand {
                               options: input.loadOptions, statusFile: status)
     }
 
-    /// A campaign GeoPackage drawn without a turf is streamed per view (unless --load-all).
-    var streamed: CampaignStreamSource? {
-        guard !loadAll, turf == nil, db.postgres == nil, let features, features != "-", CampaignStore.isSQLiteFile(features) else { return nil }
+    /// A campaign GeoPackage drawn without a turf, or a campaign in PostGIS, is streamed per
+    /// view (unless --load-all).
+    var streamed: StreamingMapSource? {
+        guard !loadAll, turf == nil else { return nil }
+        if let url = db.postgres, let id = db.campaign { return PostGISStreamSource(url: url, campaignID: id) }
+        guard let features, features != "-", CampaignStore.isSQLiteFile(features) else { return nil }
         return CampaignStreamSource(path: features)
     }
 
@@ -163,7 +166,7 @@ struct RenderCommand: ParsableCommand {
         let drawn = result.counts.values.reduce(0, +)
         Log.info("flyr render: \(output) \(result.view.width)x\(result.view.height) px, \(drawn) buildings, \(result.labelsPlaced) labels, \(result.labels.filter { $0.kind == .street }.count) street names, "
                  + MapStatus.allCases.map { "\($0.rawValue) \(result.counts[$0] ?? 0)" }.joined(separator: " ")
-                 + (result.buildingsRead.map { ", \($0) buildings read from the file" } ?? ""))
+                 + (result.buildingsRead.map { ", \($0) buildings read from the \(db.postgres == nil ? "file" : "database")" } ?? ""))
         if timings {
             let t = result.timings
             let phases = [("load", readTime)] + (stream == nil ? [] : [("read", t.read)])

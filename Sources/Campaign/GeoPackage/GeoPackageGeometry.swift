@@ -264,7 +264,14 @@ extension GeoPackageGeometry {
     /// `badGeometry` (nothing appended).
     public static func appendRings(bytes: UnsafeRawBufferPointer, coords: inout [Coord], rings: inout [Range<Int>]) throws -> Range<Int>? {
         guard let h = Header(bytes) else { throw GeoPackageError.badGeometry("not a GeoPackage geometry blob") }
-        var r = ByteReader(bytes: bytes, offset: h.wkbOffset)
+        return try appendRings(wkb: bytes, offset: h.wkbOffset, coords: &coords, rings: &rings)
+    }
+
+    /// `appendRings(bytes:coords:rings:)` for plain WKB (as PostGIS's ST_AsBinary gives it)
+    /// starting at `offset`.
+    public static func appendRings(wkb bytes: UnsafeRawBufferPointer, offset: Int = 0, coords: inout [Coord],
+                                   rings: inout [Range<Int>]) throws -> Range<Int>? {
+        var r = ByteReader(bytes: bytes, offset: offset)
         let (c0, r0) = (coords.count, rings.count)
         do {
             guard try r.appendRings(coords: &coords, rings: &rings) else { return nil }

@@ -20,10 +20,13 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
     /// The campaign's data clashes with another campaign's in the database (a QR slug already
     /// printed for another campaign).
     case conflictingData(String)
+    /// A row the database holds cannot be read as flyr writes it: the campaign, the row and what is wrong.
+    case badData(String)
 
     public var description: String {
         switch self {
-        case .badURL(let s), .unavailable(let s), .noPostGIS(let s), .schema(let s), .server(let s), .conflict(let s), .conflictingData(let s):
+        case .badURL(let s), .unavailable(let s), .noPostGIS(let s), .schema(let s), .server(let s), .conflict(let s), .conflictingData(let s),
+             .badData(let s):
             return s
         case .campaignNotFound(let id): return "no campaign '\(id)' in this database; flyr push campaign.gpkg --postgres URL puts one there"
         }
@@ -58,9 +61,11 @@ public final class PostGISConnection: Sendable {
     public func close() async throws { try await connection.close() }
 
     /// Runs a statement and returns its rows; a server error becomes `PostGISError.server`
-    /// with the message, SQLSTATE and `what` (a lost connection: `.unavailable`).
+    /// with the message, SQLSTATE and `what` (a lost or closed connection: `.unavailable`).
     @discardableResult
     public func rows(_ query: PostgresQuery, _ what: String) async throws -> [PostgresRow] {
+        // A connection the server ended while it sat idle would take the query and never answer.
+        if connection.isClosed { throw PostGISError.unavailable("lost the connection to \(url) while \(what): the server closed it") }
         do {
             return try await connection.query(query, logger: logger).collect()
         } catch {

@@ -118,7 +118,7 @@ extension PostGISStore {
     }
 
     /// The box as PostGIS builds it: a polygon, or a line or point when it has no width or height.
-    private static let region = "ST_Envelope(ST_MakeLine(ST_MakePoint($2, $3), ST_MakePoint($4, $5))::geometry)"
+    static let region = "ST_Envelope(ST_MakeLine(ST_MakePoint($2, $3), ST_MakePoint($4, $5))::geometry)"
 
     /// The campaign's buildings, addresses and segments whose geometry intersects the box
     /// (touching its edge counts): `&&` on the GiST index, then an exact `ST_Intersects`.
@@ -161,30 +161,22 @@ extension PostGISStore {
         return (b, a, s)
     }
 
-    /// The campaign's name, its buildings (sorted by id, with status and first house number)
-    /// and its roads, for rendering.
+    /// The campaign's name, its buildings (in draw order: by id, bytewise, with status and first
+    /// house number) and its roads, for rendering.
     public func mapLayers(campaign id: String) async throws
         -> (name: String, buildings: [CampaignStore.MapBuildingRow], roads: [(line: [Coord], roadClass: String?, name: String?)]) {
-        try await requireCurrentSchema()
-        let c = try await db.rows("SELECT name FROM campaigns WHERE id = \(id)", "reading the campaign")
-        guard let nameRow = c.first else { throw PostGISError.campaignNotFound(id) }
-        let name = try nameRow.decode(String.self)
+        let (name, roads) = try await mapOverlay(campaign: id)
         var buildings: [CampaignStore.MapBuildingRow] = []
         for row in try await db.rows("""
             SELECT b.gers_id, ST_AsBinary(b.geom), b.feature_status, coalesce(s.status, 'not_visited'), coalesce(s.scans_total, 0),
                    (SELECT a.number FROM campaign_addresses a WHERE a.campaign_id = b.campaign_id AND a.building_gers_id = b.gers_id
                     ORDER BY a.seq LIMIT 1)
             FROM buildings b LEFT JOIN building_stats s ON s.campaign_id = b.campaign_id AND s.gers_id = b.gers_id
-            WHERE b.campaign_id = \(id) ORDER BY b.gers_id
+            WHERE b.campaign_id = \(id) ORDER BY b.gers_id COLLATE "C"
             """, "reading buildings") {
             let (g, wkb, fs, st, scans, number) = try row.decode((String, Data, String, String, Int, String?).self)
             guard case .multiPolygon(let ps) = try GeoPackageGeometry.decode(wkb: wkb) else { continue }
             buildings.append(CampaignStore.MapBuildingRow(gersID: g, polygons: ps, status: st, scansTotal: scans, featureStatus: fs, houseNumber: number))
-        }
-        var roads: [(line: [Coord], roadClass: String?, name: String?)] = []
-        for row in try await db.rows("SELECT ST_AsBinary(geom), class, name FROM segments WHERE campaign_id = \(id) ORDER BY gers_id", "reading segments") {
-            let (wkb, cl, nm) = try row.decode((Data, String?, String?).self)
-            if case .lineString(let l) = try GeoPackageGeometry.decode(wkb: wkb) { roads.append((l, cl, nm)) }
         }
         return (name, buildings, roads)
     }

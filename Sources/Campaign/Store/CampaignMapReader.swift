@@ -33,7 +33,8 @@ public final class CampaignMapReader {
         public var coords: [Coord] = []
         public var rings: [Range<Int>] = []
         public var rows: [Row] = []
-        mutating func clear() {
+        public init() {}
+        public mutating func clear() {
             coords.removeAll(keepingCapacity: true); rings.removeAll(keepingCapacity: true); rows.removeAll(keepingCapacity: true)
         }
     }
