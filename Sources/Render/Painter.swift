@@ -19,7 +19,7 @@ struct Painter {
     private var solids: [RGBA: CairoPattern] = [:]
     /// Footprint outlines drawn as fills (`RingOffset`): on raster targets with an opaque stroke.
     private var outlineByFills = false
-    private var outer = RingOffset(), inner = RingOffset()
+    private var band = RingOffset(), outerRing: [Coord] = []
     /// Set for SVG output: text is recorded for real `<text>` elements, not drawn as glyphs.
     let svgText: SVGText?
     /// House numbers, title, legend and scale text, shaped by Pango in the style's font.
@@ -173,16 +173,17 @@ struct Painter {
     /// drawn, where the ring needs a real stroke.
     private mutating func fillOutlined(_ ring: ArraySlice<Coord>, paint: StatusPaint) throws -> Bool {
         let h = style.buildingStrokeWidth * s / 2
-        guard outer.offset(ring, by: h) == .ring else { return false }
-        let shrunk = inner.offset(ring, by: -h)
+        guard band.load(ring), band.offset(by: h) == .ring else { return false }
+        band.takeRing(&outerRing)
+        let shrunk = band.offset(by: -h)
         if shrunk == .unsupported { return false }
         // The shifted rings may touch themselves at reflex corners: winding fills them whole.
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-        trace(ring: outer.ring)
+        trace(ring: outerRing)
         try setSolid(style.buildingStroke)
         cairo_fill(cr)
         if shrunk == .ring {
-            trace(ring: inner.ring)
+            trace(ring: band.ring)
             try setPaint(paint)
             cairo_fill(cr)
         }

@@ -5,7 +5,7 @@ import Geo
 /// offset by -h. Filling the outer ring in the stroke's colour and then the inner ring in the
 /// fill's colour paints what a fill followed by a centred stroke paints (both opaque), at
 /// the price of two fills: Cairo's stroker is the costliest step of a footprint map.
-/// Its buffers are kept from ring to ring; one offsetter per thread.
+/// A ring is loaded once and offset both ways; the buffers are kept from ring to ring.
 struct RingOffset {
     /// Cairo's default miter limit: a join longer than this many half widths is bevelled.
     static let miterLimit = 10.0
@@ -24,21 +24,36 @@ struct RingOffset {
 
     /// The last offset ring (pixels).
     private(set) var ring: [Coord] = []
+    /// The loaded ring without repeated points, and twice its signed area.
+    private var base: [Coord] = [], area2 = 0.0
     private var q: [Coord] = [], normals: [Coord] = [], starts: [Int] = [], ends: [Int] = []
 
-    /// `points` (pixels, the closing point may repeat the first) offset by `h` pixels: h > 0
-    /// outward, h < 0 inward, whatever the ring's orientation. Joins on the outside of a turn
-    /// are mitred, or bevelled beyond `miterLimit`; on the inside of a turn the two shifted
-    /// edges meet at their crossing. Repeated points are skipped. An edge too short to
-    /// survive the shift (its shifted copy turns round) is dropped and its neighbours meet
-    /// where their lines cross, as the ring's straight skeleton has it.
+    /// Takes `points` (pixels, the closing point may repeat the first) as the ring to offset,
+    /// repeated points skipped; false, with nothing loaded, when fewer than three distinct
+    /// points or no area are left.
+    mutating func load(_ points: some Collection<Coord>) -> Bool {
+        base.removeAll(keepingCapacity: true)
+        for p in points where base.last.map({ $0.x != p.x || $0.y != p.y }) ?? true { base.append(p) }
+        if let f = base.first, let l = base.last, base.count > 1, f.x == l.x, f.y == l.y { base.removeLast() }
+        area2 = base.count >= 3 ? Self.doubleArea(base) : 0
+        guard area2 != 0, area2.isFinite else { base.removeAll(keepingCapacity: true); return false }
+        return true
+    }
+
+    /// `points` loaded, then offset by `h` (see `offset(by:)`).
     mutating func offset(_ points: some Collection<Coord>, by h: Double) -> Outcome {
+        load(points) ? offset(by: h) : .unsupported
+    }
+
+    /// The loaded ring offset by `h` pixels into `ring`: h > 0 outward, h < 0 inward, whatever
+    /// the ring's orientation. Joins on the outside of a turn are mitred, or bevelled beyond
+    /// `miterLimit`; on the inside of a turn the two shifted edges meet at their crossing. An
+    /// edge too short to survive the shift (its shifted copy turns round) is dropped and its
+    /// neighbours meet where their lines cross, as the ring's straight skeleton has it.
+    mutating func offset(by h: Double) -> Outcome {
+        guard !base.isEmpty else { return .unsupported }
         q.removeAll(keepingCapacity: true)
-        for p in points where q.last.map({ $0.x != p.x || $0.y != p.y }) ?? true { q.append(p) }
-        if let f = q.first, let l = q.last, q.count > 1, f.x == l.x, f.y == l.y { q.removeLast() }
-        guard q.count >= 3 else { return .unsupported }
-        let area2 = Self.doubleArea(q)
-        guard area2 != 0, area2.isFinite else { return .unsupported }
+        q.append(contentsOf: base)
         // Each pass drops one edge; a ring has fewer edges to drop than it has points.
         for _ in 0..<q.count {
             guard let turned = shift(by: h, side: area2 > 0 ? 1 : -1) else { return .unsupported }
@@ -51,6 +66,9 @@ struct RingOffset {
         }
         return .unsupported
     }
+
+    /// Hands the last offset ring over in `buffer`, whose storage serves the next one.
+    mutating func takeRing(_ buffer: inout [Coord]) { swap(&ring, &buffer) }
 
     /// Fills `ring` with `q` shifted by `h`. Returns the first edge whose shifted copy turned
     /// round, -1 when none did, nil when a corner cannot be placed.

@@ -352,7 +352,7 @@ public struct Linker: Sendable {
                 coverNumbers[b].insert(world.houseKey(a))
             }
         }
-        for b in 0..<nb where Occupancy.extra(coverNumbers[b]) > 0 { world.multiUnit[b] = true }
+        for b in 0..<nb where coverNumbers[b].count > 1 && Occupancy.extra(coverNumbers[b]) > 0 { world.multiUnit[b] = true }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []

@@ -4,50 +4,40 @@ import Testing
 /// The repair after the greedy assignment, on hand-made candidate lists, and the linker's
 /// reading of points that lie behind their house.
 @Suite struct AssignmentRepairTests {
-    func candidates(_ costs: [(Int, Double)]) -> [Candidate] {
-        costs.map { Candidate(building: $0.0, distance: $0.1, cost: $0.1, directional: true) }
+    /// The repair's choice per address, from `start`, for addresses whose candidate lists are
+    /// (footprint, cost) pairs, over `footprints` single-family footprints, 20 m a second household.
+    func repaired(_ lists: [[(Int, Double)]], keys: [String], footprints: Int, start: [Int]) -> [Int] {
+        let pending = lists.enumerated().map { a, costs in
+            (address: a, scored: costs.map { Candidate(building: $0.0, distance: $0.1, cost: $0.1, directional: true) })
+        }
+        var r = AssignmentRepair(pending: pending, keys: keys, multiUnit: Array(repeating: false, count: footprints),
+                                 claims: Array(repeating: [], count: footprints), penalty: 20, choice: start)
+        return r.run(order: Array(lists.indices))
     }
 
     @Test func twoAddressesTradeFootprintsWhenThatCostsLess() {
-        let pending = [(address: 0, scored: candidates([(0, 1), (1, 5)])),
-                       (address: 1, scored: candidates([(0, 5), (1, 1)]))]
         // Start crossed: address 0 on footprint 1, address 1 on footprint 0 (cost 10 in all).
-        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false],
-                                 claims: [[], []], penalty: 20, choice: [1, 0])
-        #expect(r.run(order: [0, 1]) == [0, 1])
+        #expect(repaired([[(0, 1), (1, 5)], [(0, 5), (1, 1)]], keys: ["1", "3"], footprints: 2, start: [1, 0]) == [0, 1])
     }
 
     @Test func aHolderMovesOnToAFreeFootprintToMakeRoom() {
         // Address 0 shares footprint 0 with address 1 (paying the second-household cost);
         // address 1 could stand on free footprint 2 for 3 m more.
-        let pending = [(address: 0, scored: candidates([(0, 2), (1, 40)])),
-                       (address: 1, scored: candidates([(0, 1), (2, 4)]))]
-        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false, false],
-                                 claims: [[], [], []], penalty: 20, choice: [0, 0])
-        #expect(r.run(order: [0, 1]) == [0, 1])
+        #expect(repaired([[(0, 2), (1, 40)], [(0, 1), (2, 4)]], keys: ["1", "3"], footprints: 3, start: [0, 0]) == [0, 1])
     }
 
     @Test func joiningAFootprintCostsOneHouseholdsPenalty() {
         // Two units of number 5 (one household) share footprint 1. Address 0 (number 7) joins
         // them when that saves more than the 20 m a second household costs, not otherwise.
         func run(_ own: Double) -> [Int] {
-            let pending = [(address: 0, scored: candidates([(0, own), (1, 1)])),
-                           (address: 1, scored: candidates([(1, 1)])),
-                           (address: 2, scored: candidates([(1, 1)]))]
-            var r = AssignmentRepair(pending: pending, keys: ["7", "5", "5"], multiUnit: [false, false],
-                                     claims: [[], []], penalty: 20, choice: [0, 0, 0])
-            return r.run(order: [0, 1, 2])
+            repaired([[(0, own), (1, 1)], [(1, 1)], [(1, 1)]], keys: ["7", "5", "5"], footprints: 2, start: [0, 0, 0])
         }
         #expect(run(30) == [1, 0, 0])   // 30 → 1 + 20
         #expect(run(15) == [0, 0, 0])   // 15 < 1 + 20
     }
 
     @Test func nothingMovesWhenTheGreedyChoiceIsBest() {
-        let pending = [(address: 0, scored: candidates([(0, 1), (1, 5)])),
-                       (address: 1, scored: candidates([(1, 1), (0, 5)]))]
-        var r = AssignmentRepair(pending: pending, keys: ["1", "3"], multiUnit: [false, false],
-                                 claims: [[], []], penalty: 20, choice: [0, 0])
-        #expect(r.run(order: [0, 1]) == [0, 0])
+        #expect(repaired([[(0, 1), (1, 5)], [(1, 1), (0, 5)]], keys: ["1", "3"], footprints: 2, start: [0, 0]) == [0, 0])
     }
 
     @Test func aPointBehindItsHouseLinksToThatHouseNotTheOneBehind() throws {
