@@ -93,6 +93,12 @@ public final class PostGISConnection: Sendable {
                 return PostGISError.unavailable("lost the connection to \(url) while \(what): \(Self.reason(error))")
             default: break
             }
+            // The server ended the session (its backend terminated or shutting down, SQLSTATE
+            // 57P01-57P03) or reports a connection failure (class 08): the connection is lost,
+            // whether or not the socket has closed yet.
+            if let state = Self.sqlState(error), state.hasPrefix("57P0") || state.hasPrefix("08") {
+                return PostGISError.unavailable("lost the connection to \(url) while \(what): \(Self.reason(error))")
+            }
             if let state = Self.sqlState(error), state == "40P01" || state == "40001" {
                 return PostGISError.conflict("\(what): \(Self.reason(error))")
             }
