@@ -38,7 +38,12 @@ public enum GeoPackage {
                 // about 10 MiB more at x20, and no faster).
                 try db.execute(sql: "PRAGMA cache_size = -32768")
             } else if !readOnly {
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                // WAL stays set in the file. Setting it again needs a lock that several writers
+                // opening the file at once can meet without SQLite's busy wait, so it is set only
+                // when the file is not in WAL yet.
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
                 try db.execute(sql: "PRAGMA cache_size = -65536")
             }
         }
