@@ -18,14 +18,17 @@ public struct Turf: Sendable {
     public var outline: [PolygonCoords]
 }
 
-/// Cuts addresses into turfs of about `target` doors. A block face is never split; a turf
-/// grows from its westmost block face to the faces joined to it by the road network (or,
+/// Cuts addresses into turfs of about `target` doors. A block face is never split, and both
+/// sides of a quiet street piece are walked together unless they hold over 1.25 × target. A
+/// turf grows from its westmost block face to the faces joined to it by the road network (or,
 /// where the network has a gap, within 250 m): first those that keep the convex hull of its
 /// doors (grown by 15 m) clear of other doors, then the nearest. It stops nearest the target
 /// without passing 1.25 × target, or at 0.75 × target when every next face would take the
-/// hull over other doors; turfs under 0.75 × target are then merged into a neighbour when the
-/// sum stays within 1.25 × target, or else take units a neighbour can spare. Doors on no road (no walkable road at all) are left out.
-/// Deterministic: the same doors and roads give the same turfs.
+/// hull over other doors. Turfs under 0.75 × target are then merged into a neighbour when the
+/// sum stays within 1.25 × target, or take units a neighbour can spare; one still outside the
+/// band is cut afresh with one or two neighbours, the sides of their quiet streets parted
+/// only when nothing else brings it in (`resplit`). Doors on no road (no walkable road at
+/// all) are left out. Deterministic: the same doors and roads give the same turfs.
 public struct TurfCutter {
     public let doors: [TurfDoor]
     let faces: BlockFaces
@@ -47,12 +50,16 @@ public struct TurfCutter {
     /// A group of doors walked as one: one block face, or both faces of a quiet street piece.
     struct Unit { var piece: Int; var side: Int; var doors: [Int]; var centroid: Coord }
 
-    func units() -> [Unit] {
+    /// The units; a quiet street piece with more than `together` doors is walked as its two
+    /// faces, each a unit.
+    func units(together: Double = .infinity) -> [Unit] {
+        var onPiece: [Int: Int] = [:]
+        for p in places { if let p { onPiece[p.piece, default: 0] += 1 } }
         var byKey: [Int: Int] = [:]
         var out: [Unit] = []
         for (i, p) in places.enumerated() {
             guard let p else { continue }
-            let side = faces.pieces[p.piece].bothSides ? 0 : p.side
+            let side = faces.pieces[p.piece].bothSides && Double(onPiece[p.piece]!) <= together ? 0 : p.side
             let key = p.piece * 3 + side + 1
             if let u = byKey[key] { out[u].doors.append(i) } else {
                 byKey[key] = out.count
@@ -83,9 +90,9 @@ public struct TurfCutter {
     }
 
     public func cut(target: Int) throws -> [Turf] {
-        let units = units()
-        let near = neighbours(units)
         let hi = Double(target) * 1.25, lo = Double(target) * 0.75
+        let units = units(together: hi)
+        let near = neighbours(units)
         var turfOf = [Int](repeating: -1, count: units.count)
         var groups: [[Int]] = []
         var unitOf = [Int](repeating: -1, count: doors.count)
@@ -126,7 +133,11 @@ public struct TurfCutter {
         }
         groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
         groups = rebalanced(groups, units: units, near: near, lo: lo, hi: hi)
-        let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { units[$0] }) }
+        let (all, refine) = withFaces(units)
+        let linked = bridged(neighbours(all), units: all, lo: lo)
+        groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi)
+        groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi, refine: refine)
+        let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { all[$0] }) }
         var turfs = made.map(\.turf)
         try setOutlines(&turfs, walks: made.map(\.walks), context: GEOSContext())
         return turfs

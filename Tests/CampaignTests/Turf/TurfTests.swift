@@ -40,7 +40,7 @@ import Testing
         var turfOfFace: [String: Int] = [:]
         for (i, p) in cutter.places.enumerated() {
             guard let p else { continue }
-            let key = "\(p.piece):\(cutter.faces.pieces[p.piece].bothSides ? 0 : p.side)"
+            let key = "\(p.piece):\(p.side)"
             let t = columns[doors[i].id]![0]!
             #expect(turfOfFace[key, default: t] == t, "block face \(key) split")
             turfOfFace[key] = t
@@ -116,20 +116,24 @@ import Testing
         var doors: [TurfDoor] = []
         for k in 0..<8 {
             let x = Double(20 + k * 20) * d
-            doors.append(TurfDoor(id: "n\(k)", point: Coord(x, 10 * d), streetKey: "elm st", segmentID: nil))
-            doors.append(TurfDoor(id: "s\(k)", point: Coord(x, -10 * d), streetKey: "elm st", segmentID: nil))
+            if k < 5 {
+                doors.append(TurfDoor(id: "n\(k)", point: Coord(x, 10 * d), streetKey: "elm st", segmentID: nil))
+                doors.append(TurfDoor(id: "s\(k)", point: Coord(x, -10 * d), streetKey: "elm st", segmentID: nil))
+            }
             doors.append(TurfDoor(id: "e\(k)", point: Coord(210 * d, Double(30 + k * 20) * d), streetKey: "main st", segmentID: nil))
             doors.append(TurfDoor(id: "w\(k)", point: Coord(190 * d, Double(30 + k * 20) * d), streetKey: "main st", segmentID: nil))
         }
         let cutter = TurfCutter(doors: doors, roads: roads)
         let units = cutter.units()
         #expect(units.count == 3)
-        #expect(units.map { $0.doors.count }.sorted() == [8, 8, 16])
+        #expect(units.map { $0.doors.count }.sorted() == [8, 8, 10])
+        // Over 1.25 × target, the quiet street's sides are units of their own.
+        #expect(cutter.units(together: 9).map { $0.doors.count }.sorted() == [5, 5, 8, 8])
         let turfs = try cutter.cut(target: 8)
         #expect(turfs.count == 3 && turfs.allSatisfy { $0.routeMetres <= $0.idOrderMetres })
         // The quiet street is walked up one side and back down the other.
-        let elm = turfs.first { $0.doors.count == 16 }!
-        #expect(Set(elm.doors.prefix(8).map { doors[$0].id.first! }).count == 1)
+        let elm = turfs.first { $0.doors.count == 10 }!
+        #expect(Set(elm.doors.prefix(5).map { doors[$0].id.first! }).count == 1)
         // The outlines follow the faces: the primary's two sides, 20 m apart, stay apart, and
         // no door lies in another turf's outline; the hulls say the same here.
         let context = GEOSContext()
@@ -157,6 +161,26 @@ import Testing
         #expect(cutter.rebalanced([[0, 1, 2], [3]], units: units, near: hub, lo: 15, hi: 25) == [[0, 1, 2], [3]])
         // A neighbour at the band's floor spares nothing.
         #expect(cutter.rebalanced([[1, 2], [3]], units: units, near: chain, lo: 15, hi: 25) == [[1, 2], [3]])
+    }
+
+    /// A turf no neighbour can spare a unit for is cut afresh with its neighbours: here the
+    /// chain 0-…-5 of 8, 8, 8, 8, 8 and 4 doors, cut 16 | 24 | 4, becomes 24 | 20, which no
+    /// single move reaches (band 15…25).
+    @Test func aTurfOutOfTheBandIsCutAfreshWithItsNeighbours() {
+        let cutter = TurfCutter(doors: [], roads: [])
+        let units = [8, 8, 8, 8, 8, 4].enumerated().map { k, n in
+            TurfCutter.Unit(piece: k, side: 0, doors: Array(0..<n), centroid: Coord(Double(k) * 100, 0))
+        }
+        let chain = units.indices.map { k in [k - 1, k + 1].filter { units.indices.contains($0) } }
+        let balanced = cutter.rebalanced([[0, 1], [2, 3, 4], [5]], units: units, near: chain, lo: 15, hi: 25)
+        #expect(balanced == [[0, 1], [2, 3], [5, 4]])
+        #expect(cutter.resplit(balanced, units: units, near: chain, lo: 15, hi: 25) == [[0, 1, 2], [3, 4, 5]])
+        // A cut must leave every turf in one piece: with 0-1 and 2-…-5 apart, nothing fits.
+        var apart = chain
+        apart[1] = [0]; apart[2] = [3]
+        #expect(cutter.resplit([[0, 1], [2, 3], [4, 5]], units: units, near: apart, lo: 15, hi: 25) == [[0, 1], [2, 3], [4, 5]])
+        // Of the four cuts that fit a band of 8…40, the one with the least spread wins.
+        #expect(cutter.partition([0, 1, 2, 3, 4, 5], into: 2, units: units, near: chain, lo: 8, hi: 40)?.sorted { $0[0] < $1[0] } == [[0, 1, 2], [3, 4, 5]])
     }
 
     /// A campaign provisioned again over a file with turfs gets its turfs cut again with the same

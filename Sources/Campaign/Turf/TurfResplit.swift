@@ -1,0 +1,161 @@
+import Geo
+
+extension TurfCutter {
+    /// Groups still outside [`lo`, `hi`] after merging and rebalancing are pooled with one or
+    /// two neighbouring groups and the pool is cut afresh into as many groups (or one fewer),
+    /// every one within the band and in one piece. Each unit of a pool is first taken as
+    /// `refine` gives it: itself, or its finer units (a quiet street's two faces). Of the cuts
+    /// found, the most compact wins (`partition`). Neighbours are tried nearest first; a
+    /// group with no cut in reach stays as it is. Deterministic. `units` and `near` cover the
+    /// finer units too; groups are returned without empties.
+    func resplit(_ groups: [[Int]], units: [Unit], near: [[Int]], lo: Double, hi: Double, refine: (Int) -> [Int] = { [$0] }) -> [[Int]] {
+        var groups = groups
+        var turfOf = [Int](repeating: -1, count: units.count)
+        for (g, members) in groups.enumerated() { for u in members { turfOf[u] = g } }
+        func size(_ g: Int) -> Int { groups[g].reduce(0) { $0 + units[$1].doors.count } }
+        func inBand(_ n: Int) -> Bool { Double(n) >= lo && Double(n) <= hi }
+        func touching(_ members: [Int]) -> [Int] {
+            Array(Set(members.flatMap { near[$0] }.map { turfOf[$0] })).filter { $0 >= 0 }.sorted()
+        }
+        for g in groups.indices where !groups[g].isEmpty && !inBand(size(g)) {
+            let centre = Self.centre(of: groups[g], units)
+            func byDistance(_ gs: [Int]) -> [Int] {
+                gs.sorted { (Self.distance(Self.centre(of: groups[$0], units), centre), $0) < (Self.distance(Self.centre(of: groups[$1], units), centre), $1) }
+            }
+            let first = byDistance(touching(groups[g]).filter { $0 != g })
+            var pools = first.map { [g, $0] }
+            for h in first {
+                for k in byDistance(touching(groups[g] + groups[h]).filter { $0 != g && $0 != h }) where !pools.contains([g, k, h]) {
+                    pools.append([g, h, k])
+                }
+            }
+            search: for pool in pools {
+                let members = pool.flatMap { groups[$0].flatMap(refine) }.sorted()
+                for count in [pool.count, pool.count - 1] {
+                    guard let parts = partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: refine(groups[g][0])[0]) else { continue }
+                    for (k, part) in zip(pool, parts + [[]]) {
+                        groups[k] = part
+                        for u in part { turfOf[u] = k }
+                    }
+                    break search
+                }
+            }
+        }
+        return groups.filter { !$0.isEmpty }
+    }
+
+    /// Junction neighbours (`near`), with each piece of the network holding fewer than `lo`
+    /// doors (too few for a turf of its own) joined to the unit outside it with the nearest
+    /// door, however far: a few doors on a campus road are better walked with the nearest
+    /// turf than as a turf of their own.
+    func bridged(_ near: [[Int]], units: [Unit], lo: Double) -> [[Int]] {
+        var near = near
+        var piece = [Int](repeating: -1, count: units.count)
+        var pieces: [[Int]] = []
+        for start in units.indices where piece[start] < 0 {
+            var stack = [start], members: [Int] = []
+            piece[start] = pieces.count
+            while let u = stack.popLast() {
+                members.append(u)
+                for m in near[u] where piece[m] < 0 { piece[m] = pieces.count; stack.append(m) }
+            }
+            pieces.append(members.sorted())
+        }
+        for (k, members) in pieces.enumerated() where Double(members.reduce(0) { $0 + units[$1].doors.count }) < lo {
+            var best: (d: Double, a: Int, b: Int)?
+            for a in members {
+                for p in units[a].doors {
+                    for b in units.indices where piece[b] != k {
+                        for d in units[b].doors {
+                            let m = Self.distance(points[p], points[d])
+                            if best == nil || (m, a, b) < (best!.d, best!.a, best!.b) { best = (m, a, b) }
+                        }
+                    }
+                }
+            }
+            if let best { near[best.a].append(best.b); near[best.b].append(best.a) }
+        }
+        return near
+    }
+
+    /// `members` cut into `count` groups within [`lo`, `hi`], each one piece; nil when none is
+    /// found. The group holding the first member is every piece round it (each tried once,
+    /// smallest first, at most `budget` in all), the rest cut the same way; of the cuts found,
+    /// the one with the least spread wins (ties: the first found).
+    func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double, anchor: Int? = nil) -> [[Int]]? {
+        var budget = Self.partitionBudget
+        return partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: anchor, budget: &budget)?.parts
+    }
+
+    /// How many pieces one `partition` call may try.
+    static let partitionBudget = 200_000
+
+    private func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double,
+                           anchor: Int? = nil, budget: inout Int) -> (spread: Double, parts: [[Int]])? {
+        let total = members.reduce(0) { $0 + units[$1].doors.count }
+        guard Double(total) >= lo * Double(count) && Double(total) <= hi * Double(count) else { return nil }
+        if count == 1 { return Self.connected(members, near: near) ? (Self.spread(of: members, units), [members]) : nil }
+        let inPool = Set(members)
+        var best: (spread: Double, parts: [[Int]])?
+        func consider(_ part: [Int], _ n: Int) {
+            let restSize = Double(total - n)
+            guard Double(n) >= lo, restSize >= lo * Double(count - 1), restSize <= hi * Double(count - 1) else { return }
+            let taken = Set(part)
+            let rest = members.filter { !taken.contains($0) }
+            guard let others = partition(rest, into: count - 1, units: units, near: near, lo: lo, hi: hi, budget: &budget) else { return }
+            let spread = Self.spread(of: part, units) + others.spread
+            if best == nil || spread < best!.spread { best = (spread, [part.sorted()] + others.parts) }
+        }
+        // Each connected piece holding members[0] once: grow by a frontier unit, barring the
+        // frontier units before it.
+        func grow(_ part: [Int], _ n: Int, frontier: [Int], barred: Set<Int>) {
+            budget -= 1
+            consider(part, n)
+            for (i, w) in frontier.enumerated() where budget > 0 {
+                let m = n + units[w].doors.count
+                guard Double(m) <= hi else { continue }
+                var bar = barred.union(frontier[..<i])
+                bar.insert(w)
+                let seen = Set(frontier)
+                let added = near[w].filter { inPool.contains($0) && !bar.contains($0) && !seen.contains($0) && !part.contains($0) }
+                grow(part + [w], m, frontier: Array(frontier[(i + 1)...]) + added, barred: bar)
+            }
+        }
+        let first = anchor ?? members.min()!
+        grow([first], units[first].doors.count, frontier: near[first].filter { inPool.contains($0) }, barred: [first])
+        return best
+    }
+
+    /// Door-weighted squared distance of a group's units to its centre, m².
+    static func spread(of group: [Int], _ units: [Unit]) -> Double {
+        let c = centre(of: group, units)
+        return group.reduce(0) { s, u in
+            let d = distance(units[u].centroid, c)
+            return s + Double(units[u].doors.count) * d * d
+        }
+    }
+}
+
+extension TurfCutter {
+    /// `units` followed by the faces of its both-sides units (each side with doors a unit of
+    /// its own), and the map from a unit to its faces (itself when it has none).
+    func withFaces(_ units: [Unit]) -> (units: [Unit], refine: (Int) -> [Int]) {
+        var all = units
+        var faces: [Int: [Int]] = [:]
+        for (u, unit) in units.enumerated() where unit.side == 0 {
+            for side in [1, -1] {
+                let doors = unit.doors.filter { places[$0]!.side == side }
+                guard !doors.isEmpty, doors.count < unit.doors.count else { continue }
+                faces[u, default: []].append(all.count)
+                all.append(Unit(piece: unit.piece, side: side, doors: doors, centroid: Self.centre(of: doors, points)))
+            }
+        }
+        return (all, { faces[$0] ?? [$0] })
+    }
+
+    /// The mean of the doors' points, metres.
+    static func centre(of doors: [Int], _ points: [Coord]) -> Coord {
+        let s = doors.reduce(Coord(0, 0)) { Coord($0.x + points[$1].x, $0.y + points[$1].y) }
+        return Coord(s.x / Double(doors.count), s.y / Double(doors.count))
+    }
+}
