@@ -29,10 +29,11 @@ extension TurfCutter {
                     pools.append([g, h, k])
                 }
             }
+            var budget = Self.partitionBudget
             search: for pool in pools {
                 let members = pool.flatMap { groups[$0].flatMap(refine) }.sorted()
                 for count in [pool.count, pool.count - 1] {
-                    guard let parts = partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: refine(groups[g][0])[0]) else { continue }
+                    guard let parts = partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: refine(groups[g][0])[0], budget: &budget)?.parts else { continue }
                     for (k, part) in zip(pool, parts + [[]]) {
                         groups[k] = part
                         for u in part { turfOf[u] = k }
@@ -79,50 +80,67 @@ extension TurfCutter {
     }
 
     /// `members` cut into `count` groups within [`lo`, `hi`], each one piece; nil when none is
-    /// found. The group holding the first member is every piece round it (each tried once,
-    /// smallest first, at most `budget` in all), the rest cut the same way; of the cuts found,
-    /// the one with the least spread wins (ties: the first found).
+    /// found. The group holding `anchor` (else the first member) is every piece round it, each
+    /// tried once, smallest first; the rest is cut the same way. Of the cuts found, the one
+    /// with the least spread wins (ties: the first found). The search stops when `budget`
+    /// (units looked at) runs out.
     func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double, anchor: Int? = nil) -> [[Int]]? {
         var budget = Self.partitionBudget
         return partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: anchor, budget: &budget)?.parts
     }
 
-    /// How many pieces one `partition` call may try.
-    static let partitionBudget = 200_000
+    /// How many units the search for one small turf's cut may look at.
+    static let partitionBudget = 4_000_000
 
-    private func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double,
-                           anchor: Int? = nil, budget: inout Int) -> (spread: Double, parts: [[Int]])? {
+    func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double,
+                   anchor: Int? = nil, budget: inout Int) -> (spread: Double, parts: [[Int]])? {
         let total = members.reduce(0) { $0 + units[$1].doors.count }
-        guard Double(total) >= lo * Double(count) && Double(total) <= hi * Double(count) else { return nil }
+        guard budget > 0, Double(total) >= lo * Double(count), Double(total) <= hi * Double(count) else { return nil }
         if count == 1 { return Self.connected(members, near: near) ? (Self.spread(of: members, units), [members]) : nil }
-        let inPool = Set(members)
+        // Local numbering: k is members[k].
+        budget -= members.count
+        var local: [Int: Int] = [:]
+        for (k, u) in members.enumerated() { local[u] = k }
+        let links = members.map { u in near[u].compactMap { local[$0] } }
+        let size = members.map { units[$0].doors.count }
+        var inPart = [Bool](repeating: false, count: members.count), onFrontier = inPart
+        var barred = [Int](repeating: 0, count: members.count)
         var best: (spread: Double, parts: [[Int]])?
         func consider(_ part: [Int], _ n: Int) {
             let restSize = Double(total - n)
             guard Double(n) >= lo, restSize >= lo * Double(count - 1), restSize <= hi * Double(count - 1) else { return }
-            let taken = Set(part)
-            let rest = members.filter { !taken.contains($0) }
+            let rest = members.indices.filter { !inPart[$0] }.map { members[$0] }
             guard let others = partition(rest, into: count - 1, units: units, near: near, lo: lo, hi: hi, budget: &budget) else { return }
-            let spread = Self.spread(of: part, units) + others.spread
-            if best == nil || spread < best!.spread { best = (spread, [part.sorted()] + others.parts) }
+            let group = part.map { members[$0] }.sorted()
+            let spread = Self.spread(of: group, units) + others.spread
+            if best == nil || spread < best!.spread { best = (spread, [group] + others.parts) }
         }
-        // Each connected piece holding members[0] once: grow by a frontier unit, barring the
-        // frontier units before it.
-        func grow(_ part: [Int], _ n: Int, frontier: [Int], barred: Set<Int>) {
-            budget -= 1
+        // Each connected piece holding the first unit once: grow by a frontier unit, barring
+        // the frontier units before it for the rest of that branch.
+        func grow(_ part: [Int], _ n: Int, frontier: [Int]) {
+            budget -= members.count
             consider(part, n)
+            var barredHere: [Int] = []
             for (i, w) in frontier.enumerated() where budget > 0 {
-                let m = n + units[w].doors.count
-                guard Double(m) <= hi else { continue }
-                var bar = barred.union(frontier[..<i])
-                bar.insert(w)
-                let seen = Set(frontier)
-                let added = near[w].filter { inPool.contains($0) && !bar.contains($0) && !seen.contains($0) && !part.contains($0) }
-                grow(part + [w], m, frontier: Array(frontier[(i + 1)...]) + added, barred: bar)
+                let m = n + size[w]
+                if Double(m) <= hi {
+                    inPart[w] = true
+                    let added = links[w].filter { !inPart[$0] && barred[$0] == 0 && !onFrontier[$0] }
+                    for x in added { onFrontier[x] = true }
+                    grow(part + [w], m, frontier: Array(frontier[(i + 1)...]) + added)
+                    for x in added { onFrontier[x] = false }
+                    inPart[w] = false
+                }
+                barred[w] += 1
+                barredHere.append(w)
             }
+            for w in barredHere { barred[w] -= 1 }
         }
-        let first = anchor ?? members.min()!
-        grow([first], units[first].doors.count, frontier: near[first].filter { inPool.contains($0) }, barred: [first])
+        let first = anchor.flatMap { local[$0] } ?? members.indices.min { members[$0] < members[$1] }!
+        inPart[first] = true
+        let frontier = links[first].filter { $0 != first }
+        for x in frontier { onFrontier[x] = true }
+        grow([first], size[first], frontier: frontier)
         return best
     }
 
