@@ -115,6 +115,11 @@ public struct Building: Sendable, Equatable {
         guard let c = buildingClass else { return false }
         return Building.outbuildingClasses.contains(c)
     }
+    /// A roof with no walls (Overture's `roof`, `carport`, `bridge_structure`): a point under it
+    /// is not in it, so it never covers an address; it stays an outbuilding for BUFFER and
+    /// NEAREST.
+    public var isOpenStructure: Bool { buildingClass.map(Building.openClasses.contains) ?? false }
+    public static let openClasses: Set<String> = ["roof", "carport", "bridge_structure"]
     public static let outbuildingClasses: Set<String> = [
         "garage", "garages", "shed", "carport", "hut", "cabin", "barn", "greenhouse",
         "outbuilding", "storage_tank", "container", "kiosk", "toilets", "hangar",

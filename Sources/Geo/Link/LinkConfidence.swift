@@ -10,15 +10,20 @@ extension Linker {
     /// from its street meets the footprint or 0.85 otherwise (no street; the point behind the
     /// footprint or beside it), times the order factor (1 when the face alignment chose this
     /// footprint, 0.8 without an alignment, 0.6 when it chose another); BUFFER starts at 0.95,
-    /// NEAREST at 0.8. Rounded to 3 decimals.
+    /// NEAREST at 0.8; at most `outsideCeiling`. Rounded to 3 decimals.
     static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
                            order: OrderEvidence) -> Double {
         let base = method == .buffer ? 0.95 : 0.8
         let margin = runnerUp.isFinite ? 0.5 + 0.5 * min(1, max(0, runnerUp - cost) / 10) : 1
         let ordered = order == .agrees ? 1 : order == .none ? 0.8 : 0.6
         let c = base * exp(-distance / 30) * margin * (directional ? 1 : 0.85) * ordered
-        return (min(1, max(0, c)) * 1000).rounded() / 1000
+        return (min(outsideCeiling, max(0, c)) * 1000).rounded() / 1000
     }
+
+    /// The most a BUFFER or NEAREST link may claim: under COVERS' 0.9 among several footprints.
+    /// A point outside every footprint is a step weaker than one on a footprint, however near
+    /// it lies; a point centimetres from a wall is as likely the neighbour's frontage.
+    static let outsideCeiling = 0.89
 
     /// A BUFFER/NEAREST confidence times 0.8 for a footprint that does not front the address's
     /// named street, rounded to 3 decimals.

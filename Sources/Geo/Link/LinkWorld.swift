@@ -178,13 +178,14 @@ final class LinkWorld {
 
     /// Tier 1 (an exact planar test on the projected rings; each footprint is tested about
     /// once, so preparing GEOS geometries would cost more than it saves): the preferred footprint covering the point: main building over outbuilding,
-    /// then the smaller footprint, then the smaller id.
+    /// then the smaller footprint, then the smaller id. An open structure (a roof on posts)
+    /// covers nothing.
     func coveringBuilding(_ a: Int) throws -> Int? {
         let p = points[a]
         var best: Int? = nil
         var n = 0
         for b in buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-            guard Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { continue }
+            guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { continue }
             n += 1
             guard let cur = best else { best = b; continue }
             let ko = isOutbuilding(b), co = isOutbuilding(cur)

@@ -188,17 +188,18 @@ struct ProjectedLayers: Sendable {
 /// What the linker reads of each feature, computed once for all tiles: ids and their rank in
 /// id order (for tie-breaking and sorting), street keys, house keys, numbers, flags.
 struct FeatureAttributes: Sendable {
-    let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], multiUnitClass: [Bool]
+    let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
     let segmentKeys: [String?], frontage: [Bool]
 
     /// The buildings' part, worked out on its own (it can run beside the other part).
     struct OfBuildings: Sendable {
-        let ids: [String], rank: [Int32], outbuilding: [Bool], multiUnitClass: [Bool]
+        let ids: [String], rank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
         init(_ buildings: [Building]) {
             ids = buildings.map { $0.id }
             rank = IDOrder.ranks(ids)
             outbuilding = buildings.map { $0.isOutbuilding }
+            open = buildings.map { $0.isOpenStructure }
             multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
         }
     }
@@ -220,7 +221,7 @@ struct FeatureAttributes: Sendable {
     }
 
     init(_ b: OfBuildings, _ a: OfAddresses) {
-        buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; multiUnitClass = b.multiUnitClass
+        buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; open = b.open; multiUnitClass = b.multiUnitClass
         addressIDs = a.ids; addressRank = a.rank; streetKeys = a.streetKeys; houseKeys = a.houseKeys; numbers = a.numbers
         segmentKeys = a.segmentKeys; frontage = a.frontage
     }

@@ -159,6 +159,20 @@ extension LinkResult {
         #expect(!Building(id: "h", footprint: footprint, buildingClass: "house").isOutbuilding)
     }
 
+    /// A point under a canopy (a roof on posts) beside a house is the house's, by BUFFER; a
+    /// point under a canopy with nothing else near is the canopy's, by BUFFER too (never COVERS).
+    @Test func aRoofOnPostsCoversNoAddress() throws {
+        var s = Scene()
+        s.building("house", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+        s.building("canopy", "POLYGON((10.5 0,14 0,14 10,10.5 10,10.5 0))", class: "roof")
+        s.building("lone", "POLYGON((200 0,204 0,204 10,200 10,200 0))", class: "roof")
+        s.address("under", 11, 5)
+        s.address("alone", 202, 5)
+        let r = try s.link()
+        #expect(r.link("under").method == .buffer && r.link("under").buildingID == "house")
+        #expect(r.link("alone").method == .buffer && r.link("alone").buildingID == "lone" && r.link("alone").distance == 0)
+    }
+
     @Test func nothingWithinReachIsReportedWithTheNearestThree() throws {
         var s = Scene()
         for i in 0..<4 { s.building("b\(i)", "POLYGON((\(100 + 20 * i) 0,\(110 + 20 * i) 0,\(110 + 20 * i) 10,\(100 + 20 * i) 10,\(100 + 20 * i) 0))") }
@@ -212,6 +226,17 @@ extension LinkResult {
         #expect(r.link("mid").method == .nearest && r.link("mid").buildingID == "b")
         #expect(r.link("out").method == .none)
         #expect(r.link("near").confidence > r.link("mid").confidence)
+    }
+
+    /// A point a hair outside its footprint, with every piece of evidence for it, still ranks
+    /// under a covered one, even one chosen among several footprints (0.9).
+    @Test func aPointOutsideEveryFootprintStaysUnderCoversConfidence() {
+        for method in [LinkMethod.buffer, .nearest] {
+            let c = Linker.confidence(method: method, distance: 0, cost: 0, runnerUp: .infinity, directional: true, order: .agrees)
+            #expect(c < 0.9 && c >= 0.8)
+        }
+        #expect(Linker.confidence(method: .buffer, distance: 3, cost: 0, runnerUp: 20, directional: true, order: .agrees)
+                > Linker.confidence(method: .buffer, distance: 6, cost: 0, runnerUp: 20, directional: true, order: .agrees))
     }
 
     @Test func invalidFootprintIsRepairedAndCounted() throws {
