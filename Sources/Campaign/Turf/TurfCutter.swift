@@ -134,7 +134,7 @@ public struct TurfCutter {
         groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
         groups = rebalanced(groups, units: units, near: near, lo: lo, hi: hi)
         let (all, refine) = withFaces(units)
-        let linked = bridged(neighbours(all), units: all, lo: lo)
+        let linked = Self.joiningParts(of: groups, bridged(walkNeighbours(all, reach: 250), units: all, lo: lo), units: all)
         groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi)
         groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi, refine: refine)
         let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { all[$0] }) }

@@ -2,7 +2,7 @@ import Geo
 
 extension TurfCutter {
     /// Groups still outside [`lo`, `hi`] after merging and rebalancing are pooled with one or
-    /// two neighbouring groups and the pool is cut afresh into as many groups (or one fewer),
+    /// two neighbouring groups and the pool is cut afresh into as many groups (or fewer),
     /// every one within the band and in one piece. Each unit of a pool is first taken as
     /// `refine` gives it: itself, or its finer units (a quiet street's two faces). Of the cuts
     /// found, the most compact wins (`partition`). Neighbours are tried nearest first; a
@@ -32,9 +32,9 @@ extension TurfCutter {
             var budget = Self.partitionBudget
             search: for pool in pools {
                 let members = pool.flatMap { groups[$0].flatMap(refine) }.sorted()
-                for count in [pool.count, pool.count - 1] {
+                for count in stride(from: pool.count, through: 1, by: -1) {
                     guard let parts = partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: refine(groups[g][0])[0], budget: &budget)?.parts else { continue }
-                    for (k, part) in zip(pool, parts + [[]]) {
+                    for (k, part) in zip(pool, parts + Array(repeating: [], count: pool.count - parts.count)) {
                         groups[k] = part
                         for u in part { turfOf[u] = k }
                     }
@@ -45,26 +45,29 @@ extension TurfCutter {
         return groups.filter { !$0.isEmpty }
     }
 
-    /// Junction neighbours (`near`), with each piece of the network holding fewer than `lo`
-    /// doors (too few for a turf of its own) joined to the unit outside it with the nearest
-    /// door, however far: a few doors on a campus road are better walked with the nearest
-    /// turf than as a turf of their own.
+    /// Neighbours (`near`), with each piece of the network holding fewer than `lo` doors (too
+    /// few for a turf of its own), smallest first, joined to the unit outside it with the
+    /// nearest door, however far, until none is left or all is one piece: a few doors on a
+    /// campus road are better walked with the nearest turf than as a turf of their own.
     func bridged(_ near: [[Int]], units: [Unit], lo: Double) -> [[Int]] {
         var near = near
-        var piece = [Int](repeating: -1, count: units.count)
-        var pieces: [[Int]] = []
-        for start in units.indices where piece[start] < 0 {
-            var stack = [start], members: [Int] = []
-            piece[start] = pieces.count
-            while let u = stack.popLast() {
-                members.append(u)
-                for m in near[u] where piece[m] < 0 { piece[m] = pieces.count; stack.append(m) }
+        while true {
+            var piece = [Int](repeating: -1, count: units.count)
+            var pieces: [[Int]] = []
+            for start in units.indices where piece[start] < 0 {
+                var stack = [start], members: [Int] = []
+                piece[start] = pieces.count
+                while let u = stack.popLast() {
+                    members.append(u)
+                    for m in near[u] where piece[m] < 0 { piece[m] = pieces.count; stack.append(m) }
+                }
+                pieces.append(members.sorted())
             }
-            pieces.append(members.sorted())
-        }
-        for (k, members) in pieces.enumerated() where Double(members.reduce(0) { $0 + units[$1].doors.count }) < lo {
+            // The smallest piece under `lo` first; pieces joined so far count as one.
+            func doors(_ k: Int) -> Int { pieces[k].reduce(0) { $0 + units[$1].doors.count } }
+            guard pieces.count > 1, let k = pieces.indices.filter({ Double(doors($0)) < lo }).min(by: { (doors($0), $0) < (doors($1), $1) }) else { return near }
             var best: (d: Double, a: Int, b: Int)?
-            for a in members {
+            for a in pieces[k] {
                 for p in units[a].doors {
                     for b in units.indices where piece[b] != k {
                         for d in units[b].doors {
@@ -74,9 +77,65 @@ extension TurfCutter {
                     }
                 }
             }
-            if let best { near[best.a].append(best.b); near[best.b].append(best.a) }
+            guard let best else { return near }
+            near[best.a].append(best.b); near[best.b].append(best.a)
+        }
+    }
+
+    /// `near` with each group made one piece: where a group's growth crossed a gap in the
+    /// network, its parts are joined at their nearest units (centre to centre), as its walk
+    /// crosses there.
+    static func joiningParts(of groups: [[Int]], _ near: [[Int]], units: [Unit]) -> [[Int]] {
+        var near = near
+        for group in groups {
+            while true {
+                let members = Set(group)
+                var seen: Set<Int> = [group[0]], stack = [group[0]]
+                while let u = stack.popLast() {
+                    for m in near[u] where members.contains(m) && !seen.contains(m) { seen.insert(m); stack.append(m) }
+                }
+                guard seen.count < members.count else { break }
+                var best: (d: Double, a: Int, b: Int)?
+                for a in group where seen.contains(a) {
+                    for b in group where !seen.contains(b) {
+                        let d = distance(units[a].centroid, units[b].centroid)
+                        if best == nil || (d, a, b) < (best!.d, best!.a, best!.b) { best = (d, a, b) }
+                    }
+                }
+                near[best!.a].append(best!.b); near[best!.b].append(best!.a)
+            }
         }
         return near
+    }
+
+    /// Units a canvasser walks between without passing a door: those sharing a junction, and
+    /// those joined by roads with no doors of their own within `reach` metres.
+    func walkNeighbours(_ units: [Unit], reach: Double) -> [[Int]] {
+        var unitsOn: [Int: [Int]] = [:]
+        for (u, unit) in units.enumerated() { unitsOn[unit.piece, default: []].append(u) }
+        var atNode: [Int: [Int]] = [:]
+        for (k, p) in faces.pieces.enumerated() {
+            atNode[p.from, default: []].append(k)
+            if p.to != p.from { atNode[p.to, default: []].append(k) }
+        }
+        let length = faces.pieces.map { p in zip(p.line, p.line.dropFirst()).reduce(0) { $0 + Self.distance($1.0, $1.1) } }
+        var out = [Set<Int>](repeating: [], count: units.count)
+        for (u, unit) in units.enumerated() {
+            let start = faces.pieces[unit.piece]
+            var best: [Int: Double] = [:]
+            best[start.from] = 0; best[start.to] = 0
+            var queue: [(d: Double, node: Int)] = [(0, start.from), (0, start.to)]
+            while let i = queue.indices.min(by: { (queue[$0].d, queue[$0].node) < (queue[$1].d, queue[$1].node) }) {
+                let (d, node) = queue.remove(at: i)
+                guard d <= best[node] ?? .infinity else { continue }
+                for k in atNode[node] ?? [] {
+                    if let others = unitsOn[k] { for v in others where v != u { out[u].insert(v) }; continue }
+                    let p = faces.pieces[k], next = p.from == node ? p.to : p.from, e = d + length[k]
+                    if e <= reach, e < best[next] ?? .infinity { best[next] = e; queue.append((e, next)) }
+                }
+            }
+        }
+        return out.map { $0.sorted() }
     }
 
     /// `members` cut into `count` groups within [`lo`, `hi`], each one piece; nil when none is

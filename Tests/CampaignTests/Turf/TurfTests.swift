@@ -183,6 +183,26 @@ import Testing
         #expect(cutter.partition([0, 1, 2, 3, 4, 5], into: 2, units: units, near: chain, lo: 8, hi: 40)?.sorted { $0[0] < $1[0] } == [[0, 1, 2], [3, 4, 5]])
     }
 
+    /// Two streets joined by a 100 m road without doors are neighbours for a walk within 250 m,
+    /// not for one within 50 m, and never by junction alone.
+    @Test func unitsAreJoinedAcrossRoadsWithoutDoors() {
+        let d = 1.0 / LocalPlane.metresPerDegree
+        let roads = (0..<3).map { k in
+            TurfRoad(id: "r\(k)", line: [Coord(Double(k) * 100 * d, 0), Coord(Double(k + 1) * 100 * d, 0)], roadClass: "primary", nameKey: nil)
+        }
+        let doors = [TurfDoor(id: "a", point: Coord(50 * d, 10 * d), streetKey: nil, segmentID: nil),
+                     TurfDoor(id: "b", point: Coord(250 * d, 10 * d), streetKey: nil, segmentID: nil)]
+        let cutter = TurfCutter(doors: doors, roads: roads)
+        let units = cutter.units()
+        #expect(units.count == 2)
+        #expect(cutter.neighbours(units) == [[], []])
+        #expect(cutter.walkNeighbours(units, reach: 250) == [[1], [0]])
+        #expect(cutter.walkNeighbours(units, reach: 50) == [[], []])
+        // Two groups, each grown across a gap, count as one piece each.
+        let joined = TurfCutter.joiningParts(of: [[0, 1]], [[], []], units: units)
+        #expect(TurfCutter.connected([0, 1], near: joined))
+    }
+
     /// A campaign provisioned again over a file with turfs gets its turfs cut again with the same
     /// target: no turf keeps addresses that are gone, every address is in one, the layer agrees.
     @Test func reprovisionCutsTheTurfsAgain() throws {
