@@ -123,7 +123,6 @@ struct StreetLabeler {
             }
             let spots = StreetLabelGeometry.spots(roads[k].line, length: extent.width + 2 * pad, step: max(extent.width, step),
                                                   tolerance: extent.height / 4)
-            let before = out.count
             for spot in spots {
                 if tooClose(placedAt[name], spot.centre) { continue }
                 let boxes = StreetLabelGeometry.boxes(spot, width: extent.width, height: extent.height, pad: pad)
@@ -133,8 +132,8 @@ struct StreetLabeler {
                 out.append(PlacedLabel(kind: .street, text: name, boxes: boxes, angle: spot.angle))
                 draw(text, cr: cr, name: name, spot: spot, extent: extent)
             }
-            // Bent along the road only where no straight stretch took the name.
-            guard out.count == before, roads[k].line.count > 2 else { continue }
+            // Bent along the road's curves, also between its straight labels, `spacing` apart.
+            guard roads[k].line.count > 2 else { continue }
             let glyphs: GlyphClusters
             if let g = shaped[name] { glyphs = g } else {
                 glyphs = text.clusters(name, family: font, size: size)

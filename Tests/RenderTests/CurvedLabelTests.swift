@@ -40,6 +40,25 @@ import Testing
         #expect(abs(best.angle) < 0.02, "\(best.angle)")
     }
 
+    /// A road straight for 500 px and then bending round a crescent is named on the stretch and
+    /// again round the bend, `spacing` apart, no two boxes meeting.
+    @Test func aRoadNamedOnItsStraightIsNamedRoundItsBendToo() throws {
+        let ctx = try CairoContext(try CairoSurface.image(width: 1000, height: 700))
+        let text = try TextLayout(ctx)
+        let bend = stride(from: 275.0, through: 360, by: 5).map { Coord(650 + 200 * cos($0 * Double.pi / 180), 400 + 200 * sin($0 * Double.pi / 180)) }
+        let road = StreetLine(line: [Coord(150, 200), Coord(650, 200)] + bend, name: "Bellaire Crescent", roadClass: "residential")
+        let labeler = StreetLabeler(font: "DejaVu Sans", size: 12, pad: 2, spacing: 150, step: 24,
+                                    canvas: PixelRect(x: 0, y: 0, width: 1000, height: 700),
+                                    fill: RGBA(0, 0, 0), halo: RGBA(1, 1, 1), haloWidth: 0)
+        var placer = LabelPlacer(cellSize: 48)
+        let labels = labeler.place([road], text: text, cr: ctx.cr, placer: &placer)
+        #expect(labels.contains { $0.clusterAngles.isEmpty }, "a straight label on the stretch")
+        #expect(labels.contains { !$0.clusterAngles.isEmpty }, "a bent label round the bend")
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] { #expect(!a.boxes.contains { x in b.boxes.contains { x.intersects($0) } }) }
+        }
+    }
+
     @Test func aLineDrawnLeftwardsStillReadsLeftToRight() throws {
         let line = Self.arc(radius: 200, from: 310, to: 230)
         let spot = try #require(CurvedLabelGeometry.spots(line, clusters: Self.clusters(16), pad: 2, step: 24, tolerance: 3).first)
