@@ -7,12 +7,13 @@ struct TurfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "turf", abstract: "Cut the campaign's addresses into walkable turfs of about N doors.",
         discussion: """
-        Block faces (one side of a road between junctions; both sides of a residential street) \
-        are never split. Each turf grows from its westmost block face along the road network, \
-        first to faces that keep its hull clear of other doors, and stops nearest N doors \
-        without passing 1.25 × N; turfs under 0.75 × N join a neighbour or take what it can \
-        spare, and one still outside the band is cut afresh with its neighbours (the sides of a \
-        quiet street parted only when nothing else fits). Each address gets turf_id and turf_seq (its place in the walk); the \
+        Block faces (one side of a road between junctions) are never split, and both sides of a \
+        residential street stay together unless no turf within ±25 % can hold them. Each turf \
+        grows from its westmost block face along the road network, first to faces that keep its \
+        hull clear of other doors, and stops nearest N doors without passing 1.25 × N; turfs \
+        under 0.75 × N join a neighbour or take what it can spare, and one still outside the \
+        band is cut afresh with its neighbours (the sides of a quiet street parted only when \
+        nothing else fits). Each address gets turf_id and turf_seq (its place in the walk); the \
         turfs layer holds the outlines (15 m round the walk, never overlapping). Cutting again \
         replaces both and keeps field data. Prints one row per turf: turf, doors, block faces, \
         the walk in metres and the same doors in id order in metres; the summary on stderr \
