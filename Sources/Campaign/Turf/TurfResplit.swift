@@ -51,6 +51,12 @@ extension TurfCutter {
     /// campus road are better walked with the nearest turf than as a turf of their own.
     func bridged(_ near: [[Int]], units: [Unit], lo: Double) -> [[Int]] {
         var near = near
+        var unitsOf = [[Int]](repeating: [], count: points.count)
+        for (u, unit) in units.enumerated() { for d in unit.doors { unitsOf[d].append(u) } }
+        let grid = DoorGrid(points: points, keep: { !unitsOf[$0].isEmpty })
+        var all = BBox.empty
+        for (d, p) in points.enumerated() where !unitsOf[d].isEmpty { all.expand(p) }
+        let everything = max(all.maxX - all.minX, all.maxY - all.minY) + DoorGrid.cell
         while true {
             var piece = [Int](repeating: -1, count: units.count)
             var pieces: [[Int]] = []
@@ -66,16 +72,26 @@ extension TurfCutter {
             // The smallest piece under `lo` first; pieces joined so far count as one.
             func doors(_ k: Int) -> Int { pieces[k].reduce(0) { $0 + units[$1].doors.count } }
             guard pieces.count > 1, let k = pieces.indices.filter({ Double(doors($0)) < lo }).min(by: { (doors($0), $0) < (doors($1), $1) }) else { return near }
+            // The nearest door outside, searched in a box round the piece's doors grown until
+            // it holds one no farther than the growth (so nothing nearer lies outside it).
+            var area = BBox.empty
+            for a in pieces[k] { for p in units[a].doors { area.expand(points[p]) } }
             var best: (d: Double, a: Int, b: Int)?
-            for a in pieces[k] {
-                for p in units[a].doors {
-                    for b in units.indices where piece[b] != k {
-                        for d in units[b].doors {
-                            let m = Self.distance(points[p], points[d])
-                            if best == nil || (m, a, b) < (best!.d, best!.a, best!.b) { best = (m, a, b) }
+            var reach = DoorGrid.cell
+            while true {
+                for d in grid.doors(near: area.expanded(by: reach)) {
+                    for b in unitsOf[d] where piece[b] != k {
+                        for a in pieces[k] {
+                            for p in units[a].doors {
+                                let m = Self.distance(points[p], points[d])
+                                if best == nil || (m, a, b) < (best!.d, best!.a, best!.b) { best = (m, a, b) }
+                            }
                         }
                     }
                 }
+                if let best, best.d <= reach { break }
+                if reach > everything { break }
+                reach *= 2
             }
             guard let best else { return near }
             near[best.a].append(best.b); near[best.b].append(best.a)
