@@ -41,14 +41,19 @@ extension TurfCutter {
         return Coord(x / n, y / n)
     }
 
-    /// Whether the units are one piece over shared junctions.
+    /// Whether the units are one piece over `near`.
     static func connected(_ group: [Int], near: [[Int]]) -> Bool {
         guard let first = group.first else { return false }
         let members = Set(group)
-        var seen: Set<Int> = [first], stack = [first]
+        return reachable(from: first, near: near, in: members).count == members.count
+    }
+
+    /// The units reached from `start` over `near` without leaving `members`.
+    static func reachable(from start: Int, near: [[Int]], in members: Set<Int>) -> Set<Int> {
+        var seen: Set<Int> = [start], stack = [start]
         while let u = stack.popLast() {
             for m in near[u] where members.contains(m) && !seen.contains(m) { seen.insert(m); stack.append(m) }
         }
-        return seen.count == members.count
+        return seen
     }
 }

@@ -66,11 +66,7 @@ public struct TurfCutter {
                 out.append(Unit(piece: p.piece, side: side, doors: [i], centroid: Coord(0, 0)))
             }
         }
-        for u in out.indices {
-            let n = Double(out[u].doors.count)
-            let s = out[u].doors.reduce(Coord(0, 0)) { Coord($0.x + points[$1].x, $0.y + points[$1].y) }
-            out[u].centroid = Coord(s.x / n, s.y / n)
-        }
+        for u in out.indices { out[u].centroid = Self.centre(of: out[u].doors, points) }
         return out
     }
 
@@ -110,8 +106,8 @@ public struct TurfCutter {
                 let centre = Coord(sum.x / Double(size), sum.y / Double(size))
                 var pool = frontier.filter { Double(size + units[$0].doors.count) <= hi }
                 if frontier.isEmpty {
-                    // A gap in the network: the nearest free unit within 250 m.
-                    pool = Set(units.indices.filter { turfOf[$0] < 0 && Self.distance(units[$0].centroid, centre) <= 250 && Double(size + units[$0].doors.count) <= hi })
+                    // A gap in the network: the nearest free unit within `gapMetres`.
+                    pool = Set(units.indices.filter { turfOf[$0] < 0 && Self.distance(units[$0].centroid, centre) <= Self.gapMetres && Double(size + units[$0].doors.count) <= hi })
                 }
                 // Of the nearest few units, the one that takes the fewest other doors into the
                 // turf's hull, then the nearest.
@@ -134,7 +130,7 @@ public struct TurfCutter {
         groups = merged(groups, units: units, near: near, turfOf: &turfOf, lo: lo, hi: hi)
         groups = rebalanced(groups, units: units, near: near, lo: lo, hi: hi)
         let (all, refine) = withFaces(units)
-        let linked = Self.joiningParts(of: groups, bridged(walkNeighbours(all, reach: 250), units: all, lo: lo), units: all)
+        let linked = Self.joiningParts(of: groups, bridged(walkNeighbours(all, reach: Self.gapMetres), units: all, lo: lo), units: all)
         groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi)
         groups = resplit(groups, units: all, near: linked, lo: lo, hi: hi, refine: refine)
         let made = groups.enumerated().map { k, g in turf(id: k + 1, units: g.map { all[$0] }) }
@@ -158,6 +154,10 @@ public struct TurfCutter {
     }
 
     static func distance(_ a: Coord, _ b: Coord) -> Double { hypot(a.x - b.x, a.y - b.y) }
+
+    /// The farthest a turf's walk crosses where the network has a gap, or walks along roads
+    /// without doors between two units, metres.
+    static let gapMetres = 250.0
 
     /// How many of the nearest free units are weighed at each step of a turf's growth.
     static let candidates = 4

@@ -20,7 +20,7 @@ extension TurfCutter {
         for g in groups.indices where !groups[g].isEmpty && !inBand(size(g)) {
             let centre = Self.centre(of: groups[g], units)
             func byDistance(_ gs: [Int]) -> [Int] {
-                gs.sorted { (Self.distance(Self.centre(of: groups[$0], units), centre), $0) < (Self.distance(Self.centre(of: groups[$1], units), centre), $1) }
+                gs.map { (Self.distance(Self.centre(of: groups[$0], units), centre), $0) }.sorted { $0 < $1 }.map(\.1)
             }
             let first = byDistance(touching(groups[g]).filter { $0 != g })
             var pools = first.map { [g, $0] }
@@ -105,12 +105,8 @@ extension TurfCutter {
         var near = near
         for group in groups {
             while true {
-                let members = Set(group)
-                var seen: Set<Int> = [group[0]], stack = [group[0]]
-                while let u = stack.popLast() {
-                    for m in near[u] where members.contains(m) && !seen.contains(m) { seen.insert(m); stack.append(m) }
-                }
-                guard seen.count < members.count else { break }
+                let seen = reachable(from: group[0], near: near, in: Set(group))
+                guard seen.count < group.count else { break }
                 var best: (d: Double, a: Int, b: Int)?
                 for a in group where seen.contains(a) {
                     for b in group where !seen.contains(b) {
@@ -159,11 +155,6 @@ extension TurfCutter {
     /// tried once, smallest first; the rest is cut the same way. Of the cuts found, the one
     /// with the least spread wins (ties: the first found). The search stops when `budget`
     /// (units looked at) runs out.
-    func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double, anchor: Int? = nil) -> [[Int]]? {
-        var budget = Self.partitionBudget
-        return partition(members, into: count, units: units, near: near, lo: lo, hi: hi, anchor: anchor, budget: &budget)?.parts
-    }
-
     /// How many units the search for one small turf's cut may look at.
     static let partitionBudget = 4_000_000
 

@@ -180,7 +180,9 @@ import Testing
         apart[1] = [0]; apart[2] = [3]
         #expect(cutter.resplit([[0, 1], [2, 3], [4, 5]], units: units, near: apart, lo: 15, hi: 25) == [[0, 1], [2, 3], [4, 5]])
         // Of the four cuts that fit a band of 8…40, the one with the least spread wins.
-        #expect(cutter.partition([0, 1, 2, 3, 4, 5], into: 2, units: units, near: chain, lo: 8, hi: 40)?.sorted { $0[0] < $1[0] } == [[0, 1, 2], [3, 4, 5]])
+        var budget = TurfCutter.partitionBudget
+        #expect(cutter.partition([0, 1, 2, 3, 4, 5], into: 2, units: units, near: chain, lo: 8, hi: 40, budget: &budget)?.parts
+                    .sorted { $0[0] < $1[0] } == [[0, 1, 2], [3, 4, 5]])
     }
 
     /// Two streets joined by a 100 m road without doors are neighbours for a walk within 250 m,
