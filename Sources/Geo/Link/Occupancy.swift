@@ -1,6 +1,11 @@
-/// What the COVERS links tell of a footprint's house numbers. A house key is "number|street"
-/// (`FeatureAttributes.houseKeys`): units of one number share a key.
-enum Occupancy {
+/// What the house numbers on a footprint cost: a single-family footprint holds one household.
+/// A house key is "number|street" (`FeatureAttributes.houseKeys`): units of one number share a key.
+struct Occupancy {
+    /// Each number beyond the first along one street (a second household).
+    var second: Double
+    /// Each street beyond the first (a corner footprint numbered on its cross street).
+    var corner: Double
+
     /// The street part of a house key.
     static func street(of key: String) -> Substring {
         guard let bar = key.firstIndex(of: "|") else { return Substring(key) }
@@ -13,5 +18,24 @@ enum Occupancy {
     /// shows only that it is a corner.
     static func extra(_ keys: some Collection<String>) -> Int {
         keys.count - Set(keys.map { street(of: $0) }).count
+    }
+
+    /// The cost of a footprint holding these distinct keys.
+    func cost(_ keys: some Collection<String>) -> Double {
+        let streets = Set(keys.map { Self.street(of: $0) }).count
+        return second * Double(keys.count - streets) + corner * Double(max(0, streets - 1))
+    }
+
+    /// What `key` adds to the cost of a footprint holding `held` (distinct keys; `key` itself
+    /// is left out of them): nothing for its own number, `second` for another number of its
+    /// street, `corner` for numbers of other streets only.
+    func added(_ key: String, to held: some Sequence<String>) -> Double {
+        let s = Self.street(of: key)
+        var any = false
+        for h in held where h != key {
+            if Self.street(of: h) == s { return second }
+            any = true
+        }
+        return any ? corner : 0
     }
 }

@@ -11,7 +11,7 @@ import Testing
             (address: a, scored: costs.map { Candidate(building: $0.0, distance: $0.1, cost: $0.1, directional: true) })
         }
         var r = AssignmentRepair(pending: pending, keys: keys, multiUnit: Array(repeating: false, count: footprints),
-                                 claims: Array(repeating: [], count: footprints), penalty: 20, choice: start)
+                                 claims: Array(repeating: [], count: footprints), occupancy: Occupancy(second: 20, corner: 20), choice: start)
         return r.run(order: Array(lists.indices))
     }
 
@@ -34,6 +34,40 @@ import Testing
         }
         #expect(run(30) == [1, 0, 0])   // 30 → 1 + 20
         #expect(run(15) == [0, 0, 0])   // 15 < 1 + 20
+    }
+
+    @Test func aSecondStreetCostsLessThanASecondNumberOfOneStreet() {
+        let o = Occupancy(second: 20, corner: 10)
+        #expect(o.added("5|main", to: []) == 0)
+        #expect(o.added("5|main", to: ["5|main"]) == 0)       // units of one number: one household
+        #expect(o.added("5|main", to: ["7|main"]) == 20)      // a second household on the street
+        #expect(o.added("5|main", to: ["2|cross"]) == 10)     // a corner numbered on both streets
+        #expect(o.added("5|main", to: ["2|cross", "7|main"]) == 20)
+        #expect(o.cost(["5|main", "7|main", "2|cross"]) == 30)
+        #expect(o.cost(["5|main"]) == 0)
+    }
+
+    @Test func aCornerFootprintTakesTheOtherStreetsNumberUnlessAFreeHouseIsNear() throws {
+        // A corner building numbered 1 Cross Street (its point inside) and a number of Main
+        // Street 1 m in front of it; a building behind it, 16 m away, holds nothing.
+        func scene(nextDoor: Bool, corner: Double = 10) throws -> Link {
+            var s = Scene()
+            s.road("main", "LINESTRING(-60 0,60 0)", name: "Main Street")
+            s.road("cross", "LINESTRING(0 -60,0 60)", name: "Cross Street")
+            s.building("corner", "POLYGON((5 5,25 5,25 15,5 15,5 5))")
+            s.building("behind", "POLYGON((5 20,25 20,25 30,5 30,5 20))")
+            if nextDoor { s.building("next", "POLYGON((26 5,36 5,36 15,26 15,26 5))") }
+            s.address("c1", 7, 10, number: "1", street: "Cross Street")
+            s.address("m2", nextDoor ? 25 : 15, nextDoor ? 3 : 4, number: "2", street: "Main Street")
+            var o = LinkerOptions()
+            o.weights.cornerPenalty = corner
+            return try s.link(o).link("m2")
+        }
+        #expect(try scene(nextDoor: false).buildingID == "corner")
+        // Were a corner as costly as a second household (20 m), the empty building behind won.
+        #expect(try scene(nextDoor: false, corner: 20).buildingID == "behind")
+        // A free house beside, a little farther than the corner and 27° off, takes it.
+        #expect(try scene(nextDoor: true).buildingID == "next")
     }
 
     @Test func nothingMovesWhenTheGreedyChoiceIsBest() {
