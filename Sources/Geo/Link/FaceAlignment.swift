@@ -105,12 +105,13 @@ extension LinkWorld {
         var along: [Int: (along: Double, offset: Double)] = [:]
         func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double)]) throws {
             guard let number = attrs.numbers[aIdx[a]], let anchor = streetAnchor(a), anchor.named,
-                  let here = Planar.locate(points[a], on: lines[anchor.segment]), here.offset != 0 else { return }
-            let s = anchor.segment, left = here.offset > 0
+                  let s = streetChains.chainOf[anchor.segment],
+                  let here = Planar.locate(points[a], on: streetChains.lines[s]), here.offset != 0 else { return }
+            let left = here.offset > 0
             var choices: [FaceAlignment.Option] = []
             for (b, extra) in candidates where extra <= options.weights.alignWindow {
                 let key = s * buildingBoxes.count + b
-                if along[key] == nil { along[key] = Planar.locate(try centre(b), on: lines[s]) }
+                if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: extra))
             }

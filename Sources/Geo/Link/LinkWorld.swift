@@ -65,6 +65,8 @@ final class LinkWorld {
 
     let lines: [[Coord]]
     let segmentKeys: [String?]
+    /// The named streets as lines, their segments joined (`StreetChains`), for the block faces.
+    private(set) lazy var streetChains = StreetChains(lines: lines, keys: segmentKeys)
     let frontageRoad: [Bool]
     let segmentIndex: GridIndex
 
