@@ -1,7 +1,6 @@
-/// A named street as one line: the segments carrying one street name joined end to end where
-/// exactly two of them meet, so a block face is not cut where a footway, a driveway or a tram
-/// line splits the street into short segments. House numbers run on along a street through
-/// such splits, so a face read along the chain keeps their order.
+/// A named street between junctions as one line: the segments carrying one street name joined
+/// end to end where exactly two of them meet and no other named street does, so a block face
+/// is not cut where a footway, a driveway or a converter splits the street into short segments.
 struct StreetChains {
     /// Each segment's chain, or nil for a segment without a name.
     let chainOf: [Int?]
@@ -29,9 +28,21 @@ struct StreetChains {
         }
         var meeting: [Node: [(segment: Int, last: Bool)]] = [:]
         for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append((s, last)) } }
+        // Where another named street meets the node, the face ends there: a junction.
+        var streetsAt: [Node: Set<String>] = [:]
+        for s in named { for last in [false, true] {
+            var n = node(s, last: last)
+            n.key = ""
+            streetsAt[n, default: []].insert(keys[s]!)
+        } }
+        func junction(_ s: Int, last: Bool) -> Bool {
+            var n = node(s, last: last)
+            n.key = ""
+            return streetsAt[n]!.count > 1
+        }
         // The segment end joined to each end: the other one, when exactly two ends of the street meet.
         func joined(_ s: Int, last: Bool) -> (segment: Int, last: Bool)? {
-            guard let m = meeting[node(s, last: last)], m.count == 2 else { return nil }
+            guard let m = meeting[node(s, last: last)], m.count == 2, !junction(s, last: last) else { return nil }
             let other = m[0].segment == s && m[0].last == last ? m[1] : m[0]
             return other.segment == s ? nil : other
         }

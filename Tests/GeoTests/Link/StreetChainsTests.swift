@@ -41,3 +41,13 @@ extension StreetChainsTests {
         #expect(one.lines == other.lines)
     }
 }
+
+extension StreetChainsTests {
+    @Test func aCrossStreetEndsTheFace() {
+        // Main Street in two pieces meeting where Cross Street ends on it; a footway elsewhere.
+        let lines = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 0)], [c(10, 0), c(10, 20)], [c(20, 0), c(30, 0)], [c(20, 0), c(20, -9)]]
+        let chains = StreetChains(lines: lines, keys: ["main st", "main st", "cross st", "main st", nil])
+        #expect(chains.chainOf[0] != chains.chainOf[1])
+        #expect(chains.chainOf[1] == chains.chainOf[3])
+    }
+}
