@@ -204,6 +204,12 @@ final class LinkWorld {
     private var anchors: [StreetAnchor] = []
     private var anchorState: [UInt8] = []
 
+    /// An order of lines by their drawing (first point, last point, length), the same whatever
+    /// the order of the input.
+    static func drawnBefore(_ p: [Coord], _ q: [Coord]) -> Bool {
+        (p[0].x, p[0].y, p[p.count - 1].x, p[p.count - 1].y, p.count) < (q[0].x, q[0].y, q[q.count - 1].x, q[q.count - 1].y, q.count)
+    }
+
     /// Where an address meets its street: the closest point on the address's street (a segment
     /// of that name within the street search radius), else on the nearest frontage road; nil
     /// when no road is near.
@@ -222,10 +228,16 @@ final class LinkWorld {
         var named: (Coord, Double, Int)? = nil, any: (Coord, Double, Int)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
+            // Ties (a point level with the joint of two segments) go by the segments' drawing,
+            // not by their order in the input.
+            func better(_ cur: (Coord, Double, Int)?) -> Bool {
+                guard let cur else { return true }
+                return c.distance != cur.1 ? c.distance < cur.1 : Self.drawnBefore(lines[s], lines[cur.2])
+            }
             if let key = streetKeys[a], segmentKeys[s] == key {
-                if named == nil || c.distance < named!.1 { named = (c.point, c.distance, s) }
+                if better(named) { named = (c.point, c.distance, s) }
             } else if frontageRoad[s] {
-                if any == nil || c.distance < any!.1 { any = (c.point, c.distance, s) }
+                if better(any) { any = (c.point, c.distance, s) }
             }
         }
         guard let found = named.map({ StreetAnchor(point: $0.0, segment: $0.2, named: true) })

@@ -22,10 +22,7 @@ struct StreetChains {
         }
         // In an order of their drawing, not of the input, so the chains and the way each runs
         // do not depend on the order of the segments.
-        let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { a, b in
-            let p = segs[a], q = segs[b]
-            return (p[0].x, p[0].y, p[p.count - 1].x, p[p.count - 1].y, p.count) < (q[0].x, q[0].y, q[q.count - 1].x, q[q.count - 1].y, q.count)
-        }
+        let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { LinkWorld.drawnBefore(segs[$0], segs[$1]) }
         var meeting: [Node: [(segment: Int, last: Bool)]] = [:]
         for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append((s, last)) } }
         // Where another named street meets the node, the face ends there: a junction.
