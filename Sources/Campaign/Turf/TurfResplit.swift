@@ -150,14 +150,14 @@ extension TurfCutter {
         return out.map { $0.sorted() }
     }
 
+    /// How many units the search for one small turf's cut may look at.
+    static let partitionBudget = 4_000_000
+
     /// `members` cut into `count` groups within [`lo`, `hi`], each one piece; nil when none is
     /// found. The group holding `anchor` (else the first member) is every piece round it, each
     /// tried once, smallest first; the rest is cut the same way. Of the cuts found, the one
     /// with the least spread wins (ties: the first found). The search stops when `budget`
     /// (units looked at) runs out.
-    /// How many units the search for one small turf's cut may look at.
-    static let partitionBudget = 4_000_000
-
     func partition(_ members: [Int], into count: Int, units: [Unit], near: [[Int]], lo: Double, hi: Double,
                    anchor: Int? = nil, budget: inout Int) -> (spread: Double, parts: [[Int]])? {
         let total = members.reduce(0) { $0 + units[$1].doors.count }

@@ -266,3 +266,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+extension Planar {
+    /// An order of lines by their drawing (first point, last point, length), the same whatever
+    /// the order of the input they came in.
+    static func drawnBefore(_ p: [Coord], _ q: [Coord]) -> Bool {
+        (p[0].x, p[0].y, p[p.count - 1].x, p[p.count - 1].y, p.count) < (q[0].x, q[0].y, q[q.count - 1].x, q[q.count - 1].y, q.count)
+    }
+}

@@ -78,7 +78,7 @@ struct AssignmentRepair {
             var moves = [(x, k)]
             // b's one holder of another house moves on to its cheapest other footprint.
             let b = building(x, k)
-            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, occupancy.added(key(x), to: [key(h)]) > 0 {
+            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, occupancy.added(key(x), to: CollectionOfOne(key(h))) > 0 {
                 var alt: (cost: Double, j: Int)? = nil
                 remove(x, cur)  // x's footprint is free for h
                 for j in pending[h].scored.indices where j != choice[h] {
@@ -110,7 +110,7 @@ struct AssignmentRepair {
         for (s, k) in moves { touched.insert(building(s, choice[s])); touched.insert(building(s, k)) }
         func total() -> Double {
             moves.reduce(0.0) { $0 + pending[$1.0].scored[choice[$1.0]].cost }
-                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : occupancy.cost(held[$1].map { Array($0.keys) } ?? [])) }
+                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : held[$1].map { occupancy.cost($0.keys) } ?? 0) }
         }
         let before = total()
         let old = moves.map { choice[$0.0] }

@@ -204,12 +204,6 @@ final class LinkWorld {
     private var anchors: [StreetAnchor] = []
     private var anchorState: [UInt8] = []
 
-    /// An order of lines by their drawing (first point, last point, length), the same whatever
-    /// the order of the input.
-    static func drawnBefore(_ p: [Coord], _ q: [Coord]) -> Bool {
-        (p[0].x, p[0].y, p[p.count - 1].x, p[p.count - 1].y, p.count) < (q[0].x, q[0].y, q[q.count - 1].x, q[q.count - 1].y, q.count)
-    }
-
     /// Where an address meets its street: the closest point on the address's street (a segment
     /// of that name within the street search radius), else on the nearest frontage road; nil
     /// when no road is near.
@@ -232,7 +226,7 @@ final class LinkWorld {
             // not by their order in the input.
             func better(_ cur: (Coord, Double, Int)?) -> Bool {
                 guard let cur else { return true }
-                return c.distance != cur.1 ? c.distance < cur.1 : Self.drawnBefore(lines[s], lines[cur.2])
+                return c.distance != cur.1 ? c.distance < cur.1 : Planar.drawnBefore(lines[s], lines[cur.2])
             }
             if let key = streetKeys[a], segmentKeys[s] == key {
                 if better(named) { named = (c.point, c.distance, s) }

@@ -16,13 +16,14 @@ struct Occupancy {
     /// the footprint holds several numbers along one street (a row of entrances) and takes more
     /// without the occupancy penalty; a corner building's one number on each of its streets
     /// shows only that it is a corner.
-    static func extra(_ keys: some Collection<String>) -> Int {
-        keys.count - Set(keys.map { street(of: $0) }).count
-    }
+    static func extra(_ keys: some Collection<String>) -> Int { keys.count - streets(keys) }
+
+    /// How many streets the distinct keys name.
+    private static func streets(_ keys: some Collection<String>) -> Int { Set(keys.map { street(of: $0) }).count }
 
     /// The cost of a footprint holding these distinct keys.
     func cost(_ keys: some Collection<String>) -> Double {
-        let streets = Set(keys.map { Self.street(of: $0) }).count
+        let streets = Self.streets(keys)
         return second * Double(keys.count - streets) + corner * Double(max(0, streets - 1))
     }
 
@@ -30,12 +31,12 @@ struct Occupancy {
     /// is left out of them): nothing for its own number, `second` for another number of its
     /// street, `corner` for numbers of other streets only.
     func added(_ key: String, to held: some Sequence<String>) -> Double {
-        let s = Self.street(of: key)
-        var any = false
+        var mine: Substring?  // worked out only when the footprint holds another key
         for h in held where h != key {
+            let s = mine ?? Self.street(of: key)
+            mine = s
             if Self.street(of: h) == s { return second }
-            any = true
         }
-        return any ? corner : 0
+        return mine == nil ? 0 : corner
     }
 }

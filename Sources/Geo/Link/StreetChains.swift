@@ -15,33 +15,22 @@ struct StreetChains {
     private struct Walk { var segment: Int; var forward: Bool }
 
     init(lines segs: [[Coord]], keys: [String?]) {
-        struct Node: Hashable { var x: Int64, y: Int64; var key: String }
+        struct Node: Hashable { var x: Int64, y: Int64 }
         func node(_ s: Int, last: Bool) -> Node {
             let c = last ? segs[s][segs[s].count - 1] : segs[s][0]
-            return Node(x: Int64((c.x / Self.snap).rounded()), y: Int64((c.y / Self.snap).rounded()), key: keys[s]!)
+            return Node(x: Int64((c.x / Self.snap).rounded()), y: Int64((c.y / Self.snap).rounded()))
         }
         // In an order of their drawing, not of the input, so the chains and the way each runs
         // do not depend on the order of the segments.
-        let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { LinkWorld.drawnBefore(segs[$0], segs[$1]) }
+        let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { Planar.drawnBefore(segs[$0], segs[$1]) }
         var meeting: [Node: [(segment: Int, last: Bool)]] = [:]
         for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append((s, last)) } }
-        // Where another named street meets the node, the face ends there: a junction.
-        var streetsAt: [Node: Set<String>] = [:]
-        for s in named { for last in [false, true] {
-            var n = node(s, last: last)
-            n.key = ""
-            streetsAt[n, default: []].insert(keys[s]!)
-        } }
-        func junction(_ s: Int, last: Bool) -> Bool {
-            var n = node(s, last: last)
-            n.key = ""
-            return streetsAt[n]!.count > 1
-        }
-        // The segment end joined to each end: the other one, when exactly two ends of the street meet.
+        // The segment end joined to each end: the other one, when the node holds just two ends
+        // of named segments and both are of this street (another named street there: a junction).
         func joined(_ s: Int, last: Bool) -> (segment: Int, last: Bool)? {
-            guard let m = meeting[node(s, last: last)], m.count == 2, !junction(s, last: last) else { return nil }
+            guard let m = meeting[node(s, last: last)], m.count == 2 else { return nil }
             let other = m[0].segment == s && m[0].last == last ? m[1] : m[0]
-            return other.segment == s ? nil : other
+            return other.segment == s || keys[other.segment] != keys[s] ? nil : other
         }
         var chainOf = [Int?](repeating: nil, count: segs.count)
         var chains: [[Coord]] = []
