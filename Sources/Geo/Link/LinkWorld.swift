@@ -67,6 +67,10 @@ final class LinkWorld {
     let segmentKeys: [String?]
     /// The named streets as lines, their segments joined (`StreetChains`), for the block faces.
     private(set) lazy var streetChains = StreetChains(lines: lines, keys: segmentKeys)
+    /// Whether each chain end met so far is open (`StreetEnd`), keyed 2·chain (+1 for its last point).
+    var openEnds: [Int: Bool] = [:]
+    /// Whether the numbers at each street end met so far are piled there (`StreetEnd`).
+    var piledEnds: [Int: Bool] = [:]
     let frontageRoad: [Bool]
     let segmentIndex: GridIndex
 
@@ -258,6 +262,13 @@ final class LinkWorld {
     /// least its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
     /// neither win nor be aligned, and are not scored.
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
+        let near = try scoreNear(a)
+        guard let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
+        return try beyond(a, end, near)
+    }
+
+    /// The candidates near the point (see `scoreCandidates`), the best first.
+    private func scoreNear(_ a: Int) throws -> [Candidate] {
         let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
         var near: [(Int, Double)] = []

@@ -43,6 +43,11 @@ public struct LinkWeights: Sendable, Equatable {
     public var leaveOut = 80.0
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
+    /// A point this near the open end of its street's line may stand for a house beyond it
+    /// (`StreetEnd`); 0 turns the reading off.
+    public var endReach = 10.0
+    /// Cost per metre a footprint stands beyond that end, along the street's continuation.
+    public var beyondEndCost = 0.1
     /// Cost per metre a footprint stands back along the street from the one matched to the
     /// previous number (order reversed).
     public var backstepCost = 1000.0
@@ -63,6 +68,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
+        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),
     ]
 
     /// The names `set(_:_:)` takes, in order.
@@ -96,7 +102,13 @@ public struct LinkerOptions: Sendable {
     /// within the search radius, the addresses competing for them within as much again, and
     /// the street looked for around each), so no link depends on where a tile ends.
     public var effectiveTileMargin: Double {
-        max(tileMarginMeters, 2 * searchMeters + max(streetSearchMeters, weights.numberRadius))
+        max(tileMarginMeters, 2 * candidateReach + max(streetSearchMeters, weights.numberRadius))
+    }
+    /// How far from its point an address's candidates may stand: the search radius, or at a
+    /// piled street end (`StreetEnd`) the street's continuation over the street search radius
+    /// and the search radius around it.
+    var candidateReach: Double {
+        weights.endReach > 0 ? max(searchMeters, weights.endReach + streetSearchMeters + searchMeters) : searchMeters
     }
     /// Parallel workers (default: one per core). The output does not depend on it.
     public var workers: Int? = nil

@@ -1,0 +1,116 @@
+/// Where the drawing of a street stops short of its houses. A geocoder interpolating a house
+/// number along the street line it knows cannot put a house that stands beyond the line's end
+/// anywhere but at that end, so the points of several numbers pile up there: a street cut
+/// short by the extract's edge, or one that runs on as a lane past its mapped end. A point
+/// within `LinkWeights.endReach` of an end of its street's line (no segment of the street goes on)
+/// is read as standing anywhere along the street's straight continuation: a footprint beyond
+/// the end costs its distance from that continuation plus `beyondEndCost` per metre along it,
+/// so the occupancy costs spread the piled numbers over the houses there, and the face
+/// alignment (which places footprints along the continuation too) puts them in number order.
+struct StreetEnd {
+    /// Which end: 2·chain, plus 1 for the chain's last point.
+    var key: Int
+    /// The end of the street's line, and the unit direction the street runs on in.
+    var origin: Coord
+    var dir: Coord
+}
+
+extension LinkWorld {
+    /// The open end of the address's own street its point lies at, if any: the nearer end when
+    /// both are within reach.
+    func streetEnd(_ a: Int) -> StreetEnd? {
+        let reach = options.weights.endReach
+        guard reach > 0, let anchor = streetAnchor(a), anchor.named, let s = streetChains.chainOf[anchor.segment] else { return nil }
+        let line = streetChains.lines[s]
+        guard line.count > 1, let here = Planar.locate(points[a], on: line) else { return nil }
+        var length = 0.0
+        for i in 1..<line.count { length += Planar.length(Planar.sub(line[i], line[i - 1])) }
+        var found: (gap: Double, end: StreetEnd)? = nil
+        for last in [false, true] {
+            let gap = last ? length - here.along : here.along
+            guard abs(gap) <= reach, found.map({ abs(gap) < abs($0.gap) }) ?? true, isOpenEnd(chain: s, last: last, street: segmentKeys[anchor.segment]) else { continue }
+            let end = last ? line[line.count - 1] : line[0]
+            // The direction over the line's last stretch of a few metres, not its last part
+            // alone (a converter may leave a stub of centimetres there).
+            var from = last ? line[line.count - 2] : line[1]
+            for c in (last ? Array(line.reversed()) : line).dropFirst() {
+                from = c
+                if Planar.length(Planar.sub(end, c)) >= Self.endStretch { break }
+            }
+            let v = Planar.sub(end, from), len = Planar.length(v)
+            guard len > 0 else { continue }
+            found = (gap, StreetEnd(key: 2 * s + (last ? 1 : 0), origin: end, dir: Coord(v.x / len, v.y / len)))
+        }
+        return found?.end
+    }
+
+    /// True when the numbers at this street end are piled: at least three house numbers of the
+    /// street have their points at it, twice as many as the footprints nearest those points.
+    /// Points placed at their own houses stand each by its own footprint; a pile of numbers by
+    /// one or two footprints is what a geocoder leaves where the line it follows stops.
+    func isPiled(_ end: StreetEnd, street: String?) throws -> Bool {
+        if let known = piledEnds[end.key] { return known }
+        let r = options.searchMeters, e = end.origin
+        var numbers = Set<String>(), nearest = Set<Int>()
+        for j in addressIndex.query(BBox(minX: e.x - r, minY: e.y - r, maxX: e.x + r, maxY: e.y + r))
+        where streetKeys[j] == street && attrs.numbers[aIdx[j]] != nil && streetEnd(j)?.key == end.key {
+            numbers.insert(houseKey(j))
+            let p = points[j]
+            var best: (d: Double, b: Int)? = nil
+            for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+                let d = Planar.distance(from: p, toRings: rings(b))
+                if d <= r, best.map({ d < $0.d || (d == $0.d && buildingRank(b) < buildingRank($0.b)) }) ?? true { best = (d, b) }
+            }
+            if let best { nearest.insert(best.b) }
+        }
+        let piled = numbers.count >= 3 && numbers.count >= 2 * nearest.count
+        piledEnds[end.key] = piled
+        return piled
+    }
+
+    /// The stretch of line that gives a street end its direction (metres).
+    static let endStretch = 10.0
+
+    /// True when no other segment of the chain's street comes within a centimetre of its end:
+    /// the street's drawing stops there (at a cross street, or nowhere).
+    func isOpenEnd(chain s: Int, last: Bool, street: String?) -> Bool {
+        let key = 2 * s + (last ? 1 : 0)
+        if let known = openEnds[key] { return known }
+        let line = streetChains.lines[s], e = last ? line[line.count - 1] : line[0], t = StreetChains.snap
+        var open = true
+        for g in segmentIndex.query(BBox(minX: e.x - t, minY: e.y - t, maxX: e.x + t, maxY: e.y + t))
+        where segmentKeys[g] == street && streetChains.chainOf[g] != s {
+            if let c = Planar.closestOnLine(e, lines[g]), c.distance <= t { open = false; break }
+        }
+        openEnds[key] = open
+        return open
+    }
+
+    /// The candidates of an address at a piled street end (see `StreetEnd`), the best first:
+    /// `near` (scored from the point), with the footprints along the street's continuation over
+    /// the street search radius at their cost from it when that is lower.
+    func beyond(_ a: Int, _ end: StreetEnd, _ near: [Candidate]) throws -> [Candidate] {
+        let w = options.weights, p = points[a], r = options.searchMeters
+        let far = Coord(end.origin.x + end.dir.x * options.streetSearchMeters, end.origin.y + end.dir.y * options.streetSearchMeters)
+        let on = [end.origin, far], o = end.origin
+        var out = near
+        var at: [Int: Int] = [:]
+        for (k, c) in near.enumerated() { at[c.building] = k }
+        let corridor = BBox(minX: min(o.x, far.x) - r, minY: min(o.y, far.y) - r, maxX: max(o.x, far.x) + r, maxY: max(o.y, far.y) + r)
+        for b in buildingIndex.query(corridor) {
+            guard let lateral = Planar.distance(rings: rings(b), ringsBox: buildingBoxes[b], line: on, maxDistance: r) else { continue }
+            var cost = lateral + w.beyondEndCost * max(0, Planar.dot(Planar.sub(try centre(b), end.origin), end.dir))
+            if isOutbuilding(b) { cost += w.outbuildingPenalty }
+            if let k = at[b], out[k].cost <= cost { continue }
+            if try crossesRoad(p, Planar.closestPoint(on: rings(b), to: p)) { cost += w.acrossRoadPenalty }
+            if let k = at[b] {
+                out[k].cost = min(out[k].cost, cost)
+            } else {
+                out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false))
+            }
+        }
+        out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
+        guard let best = out.first?.cost else { return [] }
+        return out.filter { $0.cost <= best + w.reach }
+    }
+}
