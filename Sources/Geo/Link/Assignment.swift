@@ -9,7 +9,7 @@ struct Assignment {
     /// `keys[a]`: the house key of address a. `claims`: keys already on each building (COVERS).
     /// `addressRank`/`buildingRank`: each feature's place in id order (ties are broken by id).
     static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressRank: [Int32],
-                        buildingRank: [Int32], multiUnit: [Bool], claims initial: [Set<String>],
+                        buildingRank: [Int32], claims initial: [Set<String>],
                         occupancy: Occupancy) -> [Int: Choice] {
         var claims = initial
         var byBuilding: [Int: [Int]] = [:]  // building → pending slots
@@ -22,7 +22,7 @@ struct Assignment {
             for c in scored {
                 var cost = c.cost
                 let held = claims[c.building]
-                if !multiUnit[c.building] { cost += occupancy.added(keys[a], to: held) }
+                cost += occupancy.added(keys[a], to: held)
                 if let b = best {
                     if cost < b.cost || (cost == b.cost && buildingRank[c.building] < buildingRank[b.candidate.building]) {
                         second = b.cost
@@ -54,24 +54,24 @@ struct Assignment {
             let a = pending[e.slot].address, b = ch.candidate.building
             out[a] = ch
             let (inserted, _) = claims[b].insert(keys[a])
-            guard inserted, !multiUnit[b] else { continue }
+            guard inserted else { continue }
             for other in byBuilding[b] ?? [] where !done[other] {
                 version[other] += 1
                 push(other)
             }
         }
-        return repaired(out, pending: pending, keys: keys, addressRank: addressRank, multiUnit: multiUnit,
+        return repaired(out, pending: pending, keys: keys, addressRank: addressRank,
                         claims: initial, occupancy: occupancy)
     }
 
     /// The greedy choices after `AssignmentRepair`; the choices it changed get their cost and
     /// runner-up anew.
     static func repaired(_ greedy: [Int: Choice], pending: [(address: Int, scored: [Candidate])], keys: [String],
-                         addressRank: [Int32], multiUnit: [Bool], claims: [Set<String>], occupancy: Occupancy) -> [Int: Choice] {
+                         addressRank: [Int32], claims: [Set<String>], occupancy: Occupancy) -> [Int: Choice] {
         let first = pending.map { p in
             greedy[p.address].flatMap { ch in p.scored.firstIndex { $0.building == ch.candidate.building } } ?? -1
         }
-        var repair = AssignmentRepair(pending: pending, keys: keys, multiUnit: multiUnit, claims: claims,
+        var repair = AssignmentRepair(pending: pending, keys: keys, claims: claims,
                                       occupancy: occupancy, choice: first)
         let order = pending.indices.sorted { addressRank[pending[$0].address] < addressRank[pending[$1].address] }
         let final = repair.run(order: order)

@@ -6,7 +6,6 @@
 struct AssignmentRepair {
     let pending: [(address: Int, scored: [Candidate])]
     let keys: [String]
-    let multiUnit: [Bool]
     let occupancy: Occupancy
     /// Slot → chosen candidate index in `pending[slot].scored`.
     var choice: [Int]
@@ -17,9 +16,9 @@ struct AssignmentRepair {
     /// A change must save at least this much (metres of cost) to be made.
     static let epsilon = 1e-6
 
-    init(pending: [(address: Int, scored: [Candidate])], keys: [String], multiUnit: [Bool],
+    init(pending: [(address: Int, scored: [Candidate])], keys: [String],
          claims: [Set<String>], occupancy: Occupancy, choice: [Int]) {
-        self.pending = pending; self.keys = keys; self.multiUnit = multiUnit; self.occupancy = occupancy
+        self.pending = pending; self.keys = keys; self.occupancy = occupancy
         self.choice = choice
         for (b, set) in claims.enumerated() { for k in set { held[b, default: [:]][k, default: 0] += 1 } }
         for (slot, k) in choice.enumerated() where k >= 0 { add(slot, k) }
@@ -37,7 +36,7 @@ struct AssignmentRepair {
     /// The cost of slot on candidate k with the holders as they are now (slot itself not counted).
     func cost(_ slot: Int, _ k: Int) -> Double {
         let c = pending[slot].scored[k], b = c.building
-        guard !multiUnit[b], let h = held[b] else { return c.cost }
+        guard let h = held[b] else { return c.cost }
         return c.cost + occupancy.added(key(slot), to: h.keys)
     }
 
@@ -78,7 +77,7 @@ struct AssignmentRepair {
             var moves = [(x, k)]
             // b's one holder of another house moves on to its cheapest other footprint.
             let b = building(x, k)
-            if !multiUnit[b], let h = soleHolder(b, holders: holders), h != x, occupancy.added(key(x), to: CollectionOfOne(key(h))) > 0 {
+            if let h = soleHolder(b, holders: holders), h != x, occupancy.added(key(x), to: CollectionOfOne(key(h))) > 0 {
                 var alt: (cost: Double, j: Int)? = nil
                 remove(x, cur)  // x's footprint is free for h
                 for j in pending[h].scored.indices where j != choice[h] {
@@ -110,7 +109,7 @@ struct AssignmentRepair {
         for (s, k) in moves { touched.insert(building(s, choice[s])); touched.insert(building(s, k)) }
         func total() -> Double {
             moves.reduce(0.0) { $0 + pending[$1.0].scored[choice[$1.0]].cost }
-                + touched.reduce(0.0) { $0 + (multiUnit[$1] ? 0 : held[$1].map { occupancy.cost($0.keys) } ?? 0) }
+                + touched.reduce(0.0) { $0 + (held[$1].map { occupancy.cost($0.keys) } ?? 0) }
         }
         let before = total()
         let old = moves.map { choice[$0.0] }

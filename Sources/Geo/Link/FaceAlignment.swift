@@ -142,7 +142,7 @@ extension LinkWorld {
             let entries = faces[key]!.sorted {
                 ($0.number, $0.household, $0.rank) < ($1.number, $1.household, $1.rank)
             }
-            let shareable = { (b: Int) in self.multiUnit[b] || self.attrs.multiUnitClass[self.bIdx[b]] }
+            let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
             for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut,
                                                  backstep: options.weights.backstepCost, shareable: shareable) where slot >= 0 {
                 out[slot] = b

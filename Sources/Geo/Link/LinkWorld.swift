@@ -61,7 +61,6 @@ final class LinkWorld {
     let streetKeys: [String?]
     var coverCount: [Int]
     var assigned: [Int?]
-    var multiUnit: [Bool]
 
     let lines: [[Coord]]
     let segmentKeys: [String?]
@@ -83,7 +82,6 @@ final class LinkWorld {
         self.buildings = buildings
         coverCount = Array(repeating: 0, count: aIdx.count)
         assigned = Array(repeating: nil, count: aIdx.count)
-        multiUnit = Array(repeating: false, count: bIdx.count)
 
         let flat = layers.rings
         var local = FlatRings()

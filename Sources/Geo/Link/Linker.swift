@@ -31,7 +31,7 @@ public struct LinkWeights: Sendable, Equatable {
     public var numberRadius = 60.0
     /// An outbuilding (garage, shed…).
     public var outbuildingPenalty = 6.0
-    /// A building that already holds another house number (and is not multi-unit).
+    /// A building that already holds another house number of the street.
     public var occupiedPenalty = 20.0
     /// A building that already holds a number of another street only (a corner).
     public var cornerPenalty = 10.0
@@ -367,7 +367,6 @@ public struct Linker: Sendable {
                 coverNumbers[b].insert(world.houseKey(a))
             }
         }
-        for b in 0..<nb where coverNumbers[b].count > 1 && Occupancy.extra(coverNumbers[b]) > 0 { world.multiUnit[b] = true }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
         var pending: [(address: Int, scored: [Candidate])] = []
@@ -392,9 +391,6 @@ public struct Linker: Sendable {
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
-            // A class such as apartments says units, which share a house key; only two numbers of
-            // one street covered by the footprint say it holds several numbers.
-            multiUnit: world.multiUnit,
             claims: coverNumbers, occupancy: Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty))
         for (a, ch) in chosen {
             let best = ch.candidate

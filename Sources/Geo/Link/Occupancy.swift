@@ -12,12 +12,6 @@ struct Occupancy {
         return key[key.index(after: bar)...]
     }
 
-    /// Numbers beyond the first on each street: distinct keys less distinct streets. Above 0,
-    /// the footprint holds several numbers along one street (a row of entrances) and takes more
-    /// without the occupancy penalty; a corner building's one number on each of its streets
-    /// shows only that it is a corner.
-    static func extra(_ keys: some Collection<String>) -> Int { keys.count - streets(keys) }
-
     /// How many streets the distinct keys name.
     private static func streets(_ keys: some Collection<String>) -> Int { Set(keys.map { street(of: $0) }).count }
 

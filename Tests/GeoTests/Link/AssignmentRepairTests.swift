@@ -10,7 +10,7 @@ import Testing
         let pending = lists.enumerated().map { a, costs in
             (address: a, scored: costs.map { Candidate(building: $0.0, distance: $0.1, cost: $0.1, directional: true) })
         }
-        var r = AssignmentRepair(pending: pending, keys: keys, multiUnit: Array(repeating: false, count: footprints),
+        var r = AssignmentRepair(pending: pending, keys: keys,
                                  claims: Array(repeating: [], count: footprints), occupancy: Occupancy(second: 20, corner: 20), choice: start)
         return r.run(order: Array(lists.indices))
     }
