@@ -41,3 +41,34 @@ import Testing
         #expect(try linkedBeyond(scene(continued: true)) == linkedBeyond(scene(continued: true), endReach: 0))
     }
 }
+
+/// A street ending in a turning circle, its houses all around the end, with points as a
+/// geocoder puts them: at the spot of the line nearest each house (the end, for the houses
+/// around it), slid a few metres, 7 m toward the house.
+@Suite struct TurningCircleTests {
+    static let houses: [(number: String, x: Double, y: Double)] = [
+        ("2", -40, 16), ("4", -22, 16), ("6", -2, 20), ("8", 18, 12), ("10", 18, -12), ("12", -2, -20),
+        ("14", -22, -16), ("16", -40, -16),
+    ]
+
+    func linked(endReach: Double) throws -> [String] {
+        var s = Scene()
+        s.road("court", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        for (i, h) in Self.houses.enumerated() {
+            s.building("h\(h.number)", "POLYGON((\(h.x - 5) \(h.y - 5),\(h.x + 5) \(h.y - 5),\(h.x + 5) \(h.y + 5),\(h.x - 5) \(h.y + 5),\(h.x - 5) \(h.y - 5)))")
+            let slide = [-3.0, 2, -1, 3, -2, 1, -3, 2][i]
+            let spot = Coord(min(0, h.x + slide), 0)
+            let v = Coord(h.x - spot.x, h.y - spot.y), len = (v.x * v.x + v.y * v.y).squareRoot()
+            s.address("a\(h.number)", spot.x + 7 * v.x / len, spot.y + 7 * v.y / len, number: h.number)
+        }
+        var o = LinkerOptions()
+        o.weights.endReach = endReach
+        let result = try s.link(o)
+        return Self.houses.map { result.link("a\($0.number)").buildingID ?? "-" }
+    }
+
+    @Test func theHousesAroundTheEndKeepTheirNumbers() throws {
+        #expect(try linked(endReach: LinkWeights().endReach) == Self.houses.map { "h\($0.number)" })
+        #expect(try linked(endReach: LinkWeights().endReach) == linked(endReach: 0))
+    }
+}
