@@ -256,16 +256,17 @@ final class LinkWorld {
         return false
     }
 
-    /// Candidates within the search radius, scored; the best first. A candidate's cost is at
-    /// least its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
-    /// neither win nor be aligned, and are not scored.
+    /// Candidates within the search radius, scored, and at a piled street end those along the
+    /// street's continuation too (`StreetEnd`); the best first.
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
         let near = try scoreNear(a)
         guard let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
         return try beyond(a, end, near)
     }
 
-    /// The candidates near the point (see `scoreCandidates`), the best first.
+    /// The candidates within the search radius, the best first. A candidate's cost is at least
+    /// its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
+    /// neither win nor be aligned, and are not scored.
     private func scoreNear(_ a: Int) throws -> [Candidate] {
         let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
