@@ -104,9 +104,8 @@ extension LinkWorld {
         var faces: [Int: [FaceAlignment.Entry]] = [:]
         var along: [Int: (along: Double, offset: Double)] = [:]
         func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double)]) throws {
-            guard let number = attrs.numbers[aIdx[a]], let anchor = streetAnchor(a), anchor.named,
-                  let s = streetChains.chainOf[anchor.segment],
-                  let here = Planar.locate(points[a], on: streetChains.lines[s]), here.offset != 0 else { return }
+            guard let number = attrs.numbers[aIdx[a]], let here = placeOnStreet(a), here.offset != 0 else { return }
+            let s = here.chain
             let left = here.offset > 0
             var choices: [FaceAlignment.Option] = []
             for (b, extra) in candidates where extra <= options.weights.alignWindow {

@@ -270,11 +270,7 @@ final class LinkWorld {
     private func scoreNear(_ a: Int) throws -> [Candidate] {
         let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
-        var near: [(Int, Double)] = []
-        for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let d = Planar.distance(from: p, toRings: rings(b))
-            if d <= r { near.append((b, d)) }
-        }
+        var near = footprints(near: p, within: r)
         guard !near.isEmpty else { return [] }
         near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildingRank($0.0) < buildingRank($1.0) }
 
@@ -375,16 +371,34 @@ final class LinkWorld {
         return false
     }
 
-    /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
-    func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
-        let p = points[a], r = max(0, radius)
-        var found: [NearbyBuilding] = []
+    /// The footprints within `r` metres of `p` and their distances, in the index's order.
+    func footprints(near p: Coord, within r: Double) -> [(building: Int, distance: Double)] {
+        var found: [(building: Int, distance: Double)] = []
         for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
             let d = Planar.distance(from: p, toRings: rings(b))
-            if d <= r { found.append(NearbyBuilding(buildingID: buildingID(b), distance: (d * 100).rounded() / 100)) }
+            if d <= r { found.append((b, d)) }
+        }
+        return found
+    }
+
+    /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
+    func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
+        var found = footprints(near: points[a], within: max(0, radius)).map {
+            NearbyBuilding(buildingID: buildingID($0.building), distance: ($0.distance * 100).rounded() / 100)
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
         return Array(found.prefix(count))
+    }
+}
+
+extension LinkWorld {
+    /// Where the address's point lies along its own street's line (`StreetChains`): the chain,
+    /// the metres along it (running on past its ends) and the signed offset (left positive);
+    /// nil when the street is not near or has no name.
+    func placeOnStreet(_ a: Int) -> (chain: Int, along: Double, offset: Double)? {
+        guard let anchor = streetAnchor(a), anchor.named, let s = streetChains.chainOf[anchor.segment],
+              let here = Planar.locate(points[a], on: streetChains.lines[s]) else { return nil }
+        return (s, here.along, here.offset)
     }
 }
 

@@ -6,6 +6,8 @@ struct StreetChains {
     let chainOf: [Int?]
     /// Each chain's line, its segments oriented one way.
     let lines: [[Coord]]
+    /// Each chain's length (metres).
+    let lengths: [Double]
 
     /// Ends closer than this are one node (the converters write shared vertices, so a
     /// centimetre absorbs round-off only).
@@ -55,6 +57,7 @@ struct StreetChains {
         }
         self.chainOf = chainOf
         self.lines = chains
+        lengths = chains.map { line in zip(line, line.dropFirst()).reduce(0) { $0 + Planar.length(Planar.sub($1.1, $1.0)) } }
     }
 
     private static func points(_ segs: [[Coord]], _ w: Walk) -> [Coord] {

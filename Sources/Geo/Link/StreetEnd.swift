@@ -20,22 +20,19 @@ extension LinkWorld {
     /// both are within reach.
     func streetEnd(_ a: Int) -> StreetEnd? {
         let reach = options.weights.endReach
-        guard reach > 0, let anchor = streetAnchor(a), anchor.named, let s = streetChains.chainOf[anchor.segment] else { return nil }
-        let line = streetChains.lines[s]
-        guard line.count > 1, let here = Planar.locate(points[a], on: line) else { return nil }
-        var length = 0.0
-        for i in 1..<line.count { length += Planar.length(Planar.sub(line[i], line[i - 1])) }
+        guard reach > 0, let here = placeOnStreet(a) else { return nil }
+        let s = here.chain, line = streetChains.lines[s], length = streetChains.lengths[s]
         var found: (gap: Double, end: StreetEnd)? = nil
         for last in [false, true] {
             let gap = last ? length - here.along : here.along
-            guard abs(gap) <= reach, found.map({ abs(gap) < abs($0.gap) }) ?? true, isOpenEnd(chain: s, last: last, street: segmentKeys[anchor.segment]) else { continue }
+            guard abs(gap) <= reach, found.map({ abs(gap) < abs($0.gap) }) ?? true, isOpenEnd(chain: s, last: last, street: streetKeys[a]) else { continue }
             let end = last ? line[line.count - 1] : line[0]
             // The direction over the line's last stretch of a few metres, not its last part
             // alone (a converter may leave a stub of centimetres there).
-            var from = last ? line[line.count - 2] : line[1]
-            for c in (last ? Array(line.reversed()) : line).dropFirst() {
-                from = c
-                if Planar.length(Planar.sub(end, c)) >= Self.endStretch { break }
+            var from = end
+            for i in 1..<line.count {
+                from = line[last ? line.count - 1 - i : i]
+                if Planar.length(Planar.sub(end, from)) >= Self.endStretch { break }
             }
             let v = Planar.sub(end, from), len = Planar.length(v)
             guard len > 0 else { continue }
@@ -55,13 +52,10 @@ extension LinkWorld {
         for j in addressIndex.query(BBox(minX: e.x - r, minY: e.y - r, maxX: e.x + r, maxY: e.y + r))
         where streetKeys[j] == street && attrs.numbers[aIdx[j]] != nil && streetEnd(j)?.key == end.key {
             numbers.insert(houseKey(j))
-            let p = points[j]
-            var best: (d: Double, b: Int)? = nil
-            for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-                let d = Planar.distance(from: p, toRings: rings(b))
-                if d <= r, best.map({ d < $0.d || (d == $0.d && buildingRank(b) < buildingRank($0.b)) }) ?? true { best = (d, b) }
+            let best = footprints(near: points[j], within: r).min {
+                $0.distance != $1.distance ? $0.distance < $1.distance : buildingRank($0.building) < buildingRank($1.building)
             }
-            if let best { nearest.insert(best.b) }
+            if let best { nearest.insert(best.building) }
         }
         let piled = numbers.count >= 3 && numbers.count >= 2 * nearest.count
         piledEnds[end.key] = piled

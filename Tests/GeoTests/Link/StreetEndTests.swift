@@ -7,10 +7,13 @@ import Testing
 @Suite struct StreetEndTests {
     static let beyond = ["6", "8", "10", "12", "14"]
 
-    func scene(continued: Bool = false) -> Scene {
+    /// `continued`: the street goes on past x = 0, as one more piece (joined into one line) or
+    /// as two that fork there (three pieces at one node: none joined, but no end either).
+    func scene(continued: Bool = false, fork: Bool = false) -> Scene {
         var s = Scene()
         s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
         if continued { s.road("main2", "LINESTRING(0 0,150 0)", name: "Main Street") }
+        if fork { s.road("main3", "LINESTRING(0 0,0 -150)", name: "Main Street") }
         for (n, x) in [("2", -45.0), ("4", -30.0)] {
             s.building("h\(n)", "POLYGON((\(x) 8,\(x + 10) 8,\(x + 10) 20,\(x) 20,\(x) 8))")
             s.address("a\(n)", x + 5, 6, number: n)
@@ -39,36 +42,32 @@ import Testing
 
     @Test func aStreetThatGoesOnHasNoEndThere() throws {
         #expect(try linkedBeyond(scene(continued: true)) == linkedBeyond(scene(continued: true), endReach: 0))
+        #expect(try linkedBeyond(scene(continued: true, fork: true)) == linkedBeyond(scene(continued: true, fork: true), endReach: 0))
     }
 }
 
-/// A street ending in a turning circle, its houses all around the end, with points as a
-/// geocoder puts them: at the spot of the line nearest each house (the end, for the houses
-/// around it), slid a few metres, 7 m toward the house.
-@Suite struct TurningCircleTests {
-    static let houses: [(number: String, x: Double, y: Double)] = [
-        ("2", -40, 16), ("4", -22, 16), ("6", -2, 20), ("8", 18, 12), ("10", 18, -12), ("12", -2, -20),
-        ("14", -22, -16), ("16", -40, -16),
-    ]
-
+/// Three houses at a street's end, each with its point in front of it (as frontage points
+/// stand), and a house on the street's continuation, nearer its line than they are to theirs.
+@Suite struct PointsByTheirOwnHousesTests {
     func linked(endReach: Double) throws -> [String] {
         var s = Scene()
-        s.road("court", "LINESTRING(-100 0,0 0)", name: "Main Street")
-        for (i, h) in Self.houses.enumerated() {
-            s.building("h\(h.number)", "POLYGON((\(h.x - 5) \(h.y - 5),\(h.x + 5) \(h.y - 5),\(h.x + 5) \(h.y + 5),\(h.x - 5) \(h.y + 5),\(h.x - 5) \(h.y - 5)))")
-            let slide = [-3.0, 2, -1, 3, -2, 1, -3, 2][i]
-            let spot = Coord(min(0, h.x + slide), 0)
-            let v = Coord(h.x - spot.x, h.y - spot.y), len = (v.x * v.x + v.y * v.y).squareRoot()
-            s.address("a\(h.number)", spot.x + 7 * v.x / len, spot.y + 7 * v.y / len, number: h.number)
-        }
+        s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        s.building("h6", "POLYGON((-5 8,5 8,5 18,-5 18,-5 8))")
+        s.building("h8", "POLYGON((-5 -18,5 -18,5 -8,-5 -8,-5 -18))")
+        s.building("h10", "POLYGON((-20 -18,-10 -18,-10 -8,-20 -8,-20 -18))")
+        s.building("far", "POLYGON((15 -3,25 -3,25 3,15 3,15 -3))")
+        s.address("a6", 0, 5, number: "6")
+        s.address("a8", 0, -5, number: "8")
+        s.address("a10", -9, -5, number: "10")
         var o = LinkerOptions()
         o.weights.endReach = endReach
         let result = try s.link(o)
-        return Self.houses.map { result.link("a\($0.number)").buildingID ?? "-" }
+        return ["a6", "a8", "a10"].map { result.link($0).buildingID ?? "-" }
     }
 
-    @Test func theHousesAroundTheEndKeepTheirNumbers() throws {
-        #expect(try linked(endReach: LinkWeights().endReach) == Self.houses.map { "h\($0.number)" })
+    @Test func numbersStandingEachByItsOwnHouseAreNoPile() throws {
+        // Read as a pile, the house on the continuation (1.5 m) would beat a house 3 m away.
+        #expect(try linked(endReach: LinkWeights().endReach) == ["h6", "h8", "h10"])
         #expect(try linked(endReach: LinkWeights().endReach) == linked(endReach: 0))
     }
 }
