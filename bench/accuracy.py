@@ -20,10 +20,10 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 
 # Every weight at 0: a candidate costs its distance, nothing else; COVERS still comes first.
 # That is plain nearest-building linking.
-PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty"]
+PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty"]
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
-         "outbuildingPenalty": 6, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1}
+         "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1}
 
 
 def cases(data):

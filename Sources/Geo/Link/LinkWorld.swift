@@ -145,7 +145,8 @@ final class LinkWorld {
 
     func buildingID(_ b: Int) -> String { attrs.buildingIDs[bIdx[b]] }
     func buildingRank(_ b: Int) -> Int32 { attrs.buildingRank[bIdx[b]] }
-    func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] }
+    /// A garage, shed or the like: by its class, or by a footprint too small for a home.
+    func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || areas[b] < options.weights.smallFootprint }
 
     /// The rings regrouped into parts of `partSizes` rings each.
     static func parts(of partSizes: [Int], rings: [[Coord]]) -> [PolygonCoords] {

@@ -31,6 +31,8 @@ public struct LinkWeights: Sendable, Equatable {
     public var numberRadius = 60.0
     /// An outbuilding (garage, shed…).
     public var outbuildingPenalty = 6.0
+    /// A footprint smaller than this many square metres is an outbuilding whatever its class.
+    public var smallFootprint = 30.0
     /// A building that already holds another house number of the street.
     public var occupiedPenalty = 20.0
     /// A building that already holds a number of another street only (a corner).
@@ -64,6 +66,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
         ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
         ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
+        ("smallFootprint", \.smallFootprint, false),
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),

@@ -76,6 +76,18 @@ extension LinkResult {
         #expect(l.streetMatch)
     }
 
+    @Test func aFootprintTooSmallForAHomeIsAnOutbuildingWithoutAClass() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+        s.building("house", "POLYGON((0 12,10 12,10 24,0 24,0 12))")
+        s.building("shed", "POLYGON((6 6,10 6,10 10,6 10,6 6))")   // 16 m2 in the front yard, no class
+        s.address("a1", 7, 4)   // geocoder-style point, in front of the shed
+        #expect(try s.link().link("a1").buildingID == "house")
+        var off = LinkerOptions()
+        off.weights.smallFootprint = 0
+        #expect(try s.link(off).link("a1").buildingID == "shed")
+    }
+
     @Test func equalDistancesGoToTheBuildingBehindThePoint() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
