@@ -65,6 +65,17 @@ extension LinkResult {
         #expect(r.link("a2").buildingID == "big")
     }
 
+    @Test func aCoveredPointGoesToTheHouseOverAFootprintTooSmallForAHome() throws {
+        var s = Scene()
+        s.building("house", "POLYGON((0 0,8 0,8 10,0 10,0 0))")
+        s.building("porch", "POLYGON((2 -2,6 -2,6 3,2 3,2 -2))")   // 20 m2, no class, overlapping the house
+        s.address("a1", 4, 1)
+        #expect(try s.link().link("a1").buildingID == "house")
+        var off = LinkerOptions()
+        off.weights.smallFootprint = 0
+        #expect(try s.link(off).link("a1").buildingID == "porch")   // else the smaller footprint
+    }
+
     @Test func outbuildingBesideAHouseLosesToTheHouse() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
