@@ -145,6 +145,10 @@ final class LinkWorld {
 
     func buildingID(_ b: Int) -> String { attrs.buildingIDs[bIdx[b]] }
     func buildingRank(_ b: Int) -> Int32 { attrs.buildingRank[bIdx[b]] }
+    /// Candidates best first: the smaller cost, then the smaller building id.
+    func sortByCost(_ c: inout [Candidate]) {
+        c.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
+    }
     /// A garage, shed or the like: by its class, or by a footprint too small for a home.
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || areas[b] < options.weights.smallFootprint }
 
@@ -206,6 +210,9 @@ final class LinkWorld {
     /// 0 before, 1 when none was found, 2 when `anchors[a]` holds it.
     private var anchors: [StreetAnchor] = []
     private var anchorState: [UInt8] = []
+    /// The same for `placeOnStreet`.
+    var places: [StreetPlace] = []
+    var placeState: [UInt8] = []
 
     /// Where an address meets its street: the closest point on the address's street (a segment
     /// of that name within the street search radius), else on the nearest frontage road; nil
@@ -339,7 +346,7 @@ final class LinkWorld {
             bound = min(bound, cost)
             out.append(Candidate(building: b, distance: d, cost: cost, directional: facing))
         }
-        out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
+        sortByCost(&out)
         return out
     }
 
@@ -395,12 +402,36 @@ final class LinkWorld {
 extension LinkWorld {
     /// Where the address's point lies along its own street's line (`StreetChains`): the chain,
     /// the metres along it (running on past its ends) and the signed offset (left positive);
-    /// nil when the street is not near or has no name.
-    func placeOnStreet(_ a: Int) -> (chain: Int, along: Double, offset: Double)? {
+    /// nil when the street is not near or has no name. Worked out once per address (the
+    /// scoring, the street-end pile test and the face alignment all read it).
+    func placeOnStreet(_ a: Int) -> StreetPlace? {
+        if placeState.isEmpty {
+            placeState = Array(repeating: 0, count: points.count)
+            places = Array(repeating: StreetPlace(chain: -1, along: 0, offset: 0), count: points.count)
+        }
+        switch placeState[a] {
+        case 1: return nil
+        case 2: return places[a]
+        default: break
+        }
         guard let anchor = streetAnchor(a), anchor.named, let s = streetChains.chainOf[anchor.segment],
-              let here = Planar.locate(points[a], on: streetChains.lines[s]) else { return nil }
-        return (s, here.along, here.offset)
+              let here = Planar.locate(points[a], on: streetChains.lines[s]) else {
+            placeState[a] = 1
+            return nil
+        }
+        places[a] = StreetPlace(chain: s, along: here.along, offset: here.offset)
+        placeState[a] = 2
+        return places[a]
     }
+}
+
+/// Where a point lies along a street's line (`LinkWorld.placeOnStreet`).
+struct StreetPlace {
+    var chain: Int
+    /// Metres along the chain's line from its first point.
+    var along: Double
+    /// Metres off the line, left positive.
+    var offset: Double
 }
 
 /// Where an address meets its street (`LinkWorld.streetAnchor`).

@@ -111,7 +111,7 @@ public struct LinkerOptions: Sendable {
     /// piled street end (`StreetEnd`) the street's continuation over the street search radius
     /// and the search radius around it.
     var candidateReach: Double {
-        weights.endReach > 0 ? max(searchMeters, weights.endReach + streetSearchMeters + searchMeters) : searchMeters
+        weights.endReach > 0 ? weights.endReach + streetSearchMeters + searchMeters : searchMeters
     }
     /// Parallel workers (default: one per core). The output does not depend on it.
     public var workers: Int? = nil
@@ -387,9 +387,7 @@ public struct Linker: Sendable {
             for k in pending[slot].scored.indices where pending[slot].scored[k].building != b {
                 pending[slot].scored[k].cost += options.weights.orderPenalty
             }
-            pending[slot].scored.sort {
-                $0.cost != $1.cost ? $0.cost < $1.cost : world.buildingRank($0.building) < world.buildingRank($1.building)
-            }
+            world.sortByCost(&pending[slot].scored)
         }
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },

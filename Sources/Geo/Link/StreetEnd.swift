@@ -103,7 +103,7 @@ extension LinkWorld {
                 out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false))
             }
         }
-        out.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
+        sortByCost(&out)
         guard let best = out.first?.cost else { return [] }
         return out.filter { $0.cost <= best + w.reach }
     }

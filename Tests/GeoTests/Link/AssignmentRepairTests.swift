@@ -59,9 +59,7 @@ import Testing
             if nextDoor { s.building("next", "POLYGON((26 5,36 5,36 15,26 15,26 5))") }
             s.address("c1", 7, 10, number: "1", street: "Cross Street")
             s.address("m2", nextDoor ? 25 : 15, nextDoor ? 3 : 4, number: "2", street: "Main Street")
-            var o = LinkerOptions()
-            o.weights.cornerPenalty = corner
-            return try s.link(o).link("m2")
+            return try s.link(\.cornerPenalty, corner).link("m2")
         }
         #expect(try scene(nextDoor: false).buildingID == "corner")
         // Were a corner as costly as a second household (20 m), the empty building behind won.

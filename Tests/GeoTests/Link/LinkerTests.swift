@@ -28,6 +28,12 @@ struct Scene {
     func link(_ options: LinkerOptions = .init()) throws -> LinkResult {
         try Linker(options: options).link(buildings: buildings, addresses: addresses, segments: segments)
     }
+    /// Linked with one weight changed.
+    func link(_ weight: WritableKeyPath<LinkWeights, Double>, _ value: Double) throws -> LinkResult {
+        var o = LinkerOptions()
+        o.weights[keyPath: weight] = value
+        return try link(o)
+    }
 }
 
 extension LinkResult {
@@ -71,9 +77,7 @@ extension LinkResult {
         s.building("porch", "POLYGON((2 -2,6 -2,6 3,2 3,2 -2))")   // 20 m2, no class, overlapping the house
         s.address("a1", 4, 1)
         #expect(try s.link().link("a1").buildingID == "house")
-        var off = LinkerOptions()
-        off.weights.smallFootprint = 0
-        #expect(try s.link(off).link("a1").buildingID == "porch")   // else the smaller footprint
+        #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "porch")   // else the smaller footprint
     }
 
     @Test func outbuildingBesideAHouseLosesToTheHouse() throws {
@@ -94,9 +98,7 @@ extension LinkResult {
         s.building("shed", "POLYGON((6 6,10 6,10 10,6 10,6 6))")   // 16 m2 in the front yard, no class
         s.address("a1", 7, 4)   // geocoder-style point, in front of the shed
         #expect(try s.link().link("a1").buildingID == "house")
-        var off = LinkerOptions()
-        off.weights.smallFootprint = 0
-        #expect(try s.link(off).link("a1").buildingID == "shed")
+        #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "shed")
     }
 
     @Test func equalDistancesGoToTheBuildingBehindThePoint() throws {

@@ -27,9 +27,7 @@ import Testing
     }
 
     func linkedBeyond(_ s: Scene, endReach: Double = LinkWeights().endReach) throws -> [String] {
-        var o = LinkerOptions()
-        o.weights.endReach = endReach
-        let result = try s.link(o)
+        let result = try s.link(\.endReach, endReach)
         return Self.beyond.map { result.link("a\($0)").buildingID ?? "-" }
     }
 
@@ -59,9 +57,7 @@ import Testing
         s.address("a6", 0, 5, number: "6")
         s.address("a8", 0, -5, number: "8")
         s.address("a10", -9, -5, number: "10")
-        var o = LinkerOptions()
-        o.weights.endReach = endReach
-        let result = try s.link(o)
+        let result = try s.link(\.endReach, endReach)
         return ["a6", "a8", "a10"].map { result.link($0).buildingID ?? "-" }
     }
 
