@@ -23,7 +23,8 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty"]
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
-         "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1}
+         "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
+         "orderAgreement": 0.5, "orderApart": 10}
 
 
 def cases(data):

@@ -12,6 +12,8 @@ struct FaceAlignment {
     struct Entry {
         var slot: Int
         var number: Double
+        /// The address's point along the street.
+        var at: Double
         var household: String
         var rank: Int32
         var options: [Option]
@@ -96,7 +98,8 @@ struct FaceAlignment {
 extension LinkWorld {
     /// The footprint the face alignment gives each pending address (by its place in
     /// `pending`): the addresses with a number whose own street is near are grouped by that
-    /// street's segment and side, and each group aligned. Addresses without either are absent.
+    /// street's segment and side, and each group whose numbers run along the street
+    /// (`LinkWeights.readsOrder`) aligned. Addresses without either are absent.
     /// `fixed` holds addresses already linked for certain (COVERS): those of the same street
     /// within the house-number radius of an address to align take part with their own
     /// footprint only, so they pin the order of their neighbours.
@@ -116,7 +119,7 @@ extension LinkWorld {
             }
             guard !choices.isEmpty else { return }
             faces[2 * s + (left ? 1 : 0), default: []].append(
-                FaceAlignment.Entry(slot: slot, number: number, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
+                FaceAlignment.Entry(slot: slot, number: number, at: here.along, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
         }
         var entered: [Int] = []
         for (slot, p) in pending.enumerated() {
@@ -141,6 +144,8 @@ extension LinkWorld {
             let entries = faces[key]!.sorted {
                 ($0.number, $0.household, $0.rank) < ($1.number, $1.household, $1.rank)
             }
+            // A face whose numbers do not run along the street has no order to align.
+            guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
             for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut,
                                                  backstep: options.weights.backstepCost, shareable: shareable) where slot >= 0 {

@@ -2,29 +2,54 @@
 /// one direction. Fitting number against position among an address's neighbours tells where
 /// along the street its own house should stand, which breaks ties between attached houses.
 public enum HouseNumbers {
-    /// A house number as a number: digits kept in order, hyphens dropped ("82-45" → 8245,
-    /// "123A" → 123); nil when it has no digits or a letter before its digits.
+    /// A house number as a number, for its order along the street: the digits up to the first
+    /// other character ("123A" → 123, "12 1/2" → 121); a range gives its first number ("12-14"
+    /// → 12); a hyphen between a block and a house, the later part smaller (Queens' "114-101"),
+    /// orders by block, then house (114101, before "115-03", 115003). Nil when it has no digits
+    /// or a letter before its digits.
     public static func value(_ s: String?) -> Double? {
         guard let s else { return nil }
-        var v = 0.0, any = false
+        var r = Reading()
         // ASCII text byte by byte (no grapheme breaking); anything else by Character below.
         var ascii = true
         bytes: for c in s.utf8 {
             switch c {
-            case 48...57: v = v * 10 + Double(c - 48); any = true
-            case 45, 32: continue
+            case 48...57: r.digit(Double(c - 48))
+            case 45: r.hyphen()
+            case 32: continue
             case 0x80...: ascii = false; break bytes
-            default: return any ? v : nil
+            default: return r.value
             }
         }
-        if ascii { return any ? v : nil }
-        v = 0; any = false
+        if ascii { return r.value }
+        r = Reading()
         for ch in s {
-            if let d = ch.wholeNumberValue, ch.isASCII { v = v * 10 + Double(d); any = true }
-            else if ch == "-" || ch == " " { continue }
-            else if any { break } else { return nil }
+            if let d = ch.wholeNumberValue, ch.isASCII { r.digit(Double(d)) }
+            else if ch == "-" { r.hyphen() }
+            else if ch == " " { continue }
+            else if r.any { break } else { return nil }
         }
-        return any ? v : nil
+        return r.value
+    }
+
+    /// The digits of a number read so far, in parts between hyphens.
+    private struct Reading {
+        var part = 0.0, inPart = false
+        var first = 0.0, last = 0.0, folded = 0.0, parts = 0
+        var any: Bool { inPart || parts > 0 }
+        mutating func digit(_ d: Double) { part = part * 10 + d; inPart = true }
+        mutating func hyphen() {
+            guard inPart else { return }
+            if parts == 0 { first = part; folded = part } else { folded = folded * 1000 + min(part, 999) }
+            last = part; parts += 1
+            part = 0; inPart = false
+        }
+        var value: Double? {
+            var r = self
+            r.hyphen()
+            guard r.parts > 0 else { return nil }
+            return r.parts == 2 && r.last > r.first ? r.first : r.folded
+        }
     }
 
     /// Where along the street a house with number `target` should stand, from neighbours
@@ -42,5 +67,23 @@ public enum HouseNumbers {
         }
         guard let lower, let higher else { return nil }
         return (lower.x + higher.x) / 2
+    }
+
+    /// How steadily the numbers run along the street, either way: Kendall's tau of position
+    /// against number, in absolute value, over the pairs of different numbers whose positions
+    /// lie at least `apart` metres apart (1: every such pair in order; about 0: numbers given
+    /// in no order along the street, as where houses were numbered as they were built). Nil
+    /// when no pair is compared.
+    static func agreement(_ pairs: [(x: Double, n: Double)], apart: Double) -> Double? {
+        var concordant = 0, discordant = 0
+        for i in pairs.indices {
+            for j in pairs.indices where j > i {
+                let dx = pairs[j].x - pairs[i].x, dn = pairs[j].n - pairs[i].n
+                guard abs(dx) >= apart, dn != 0 else { continue }
+                if (dx > 0) == (dn > 0) { concordant += 1 } else { discordant += 1 }
+            }
+        }
+        guard concordant + discordant > 0 else { return nil }
+        return Double(abs(concordant - discordant)) / Double(concordant + discordant)
     }
 }

@@ -365,6 +365,8 @@ final class LinkWorld {
             guard Planar.dot(v, v) <= r * r, Planar.dot(v, u) > -8 else { continue }
             pairs.append((Planar.dot(v, t), nj))
         }
+        // Numbers that do not run along the street here say nothing of where this one stands.
+        guard options.weights.readsOrder(pairs) else { return nil }
         return HouseNumbers.expectedPosition(of: n, among: pairs)
     }
 

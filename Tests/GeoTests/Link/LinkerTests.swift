@@ -111,6 +111,35 @@ extension LinkResult {
         #expect(try s.link().link("a1").buildingID == "behind")
     }
 
+    /// Thirty houses 12 m apart numbered as they were built, in no order along the street, each
+    /// point slid up to 6 m along the street as a geocoder slides it: the order says nothing here
+    /// and is not read, so each point goes to its own house. Read anyway, it pulls some to a
+    /// neighbour.
+    @Test func numbersInNoOrderAlongTheStreetAreNotRead() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-50 0,400 0)", name: "Main Street")
+        var g = SeededRandom(seed: 1)
+        for (k, n) in (1...30).map({ 2 * $0 - 1 }).shuffled(using: &g).enumerated() {
+            let x = Double(12 * k)
+            s.building("h\(k)", "POLYGON((\(x) 14,\(x + 9) 14,\(x + 9) 24,\(x) 24,\(x) 14))")
+            s.address("a\(k)", x + 4.5 + Double(g.next() % 1000) / 1000 * 12 - 6, 5, number: "\(n)")
+        }
+        let misses = { (r: LinkResult) in (0..<30).filter { r.link("a\($0)").buildingID != "h\($0)" }.count }
+        #expect(misses(try s.link()) == 0)
+        #expect(misses(try s.link(\.orderAgreement, 0)) > 0)
+    }
+
+    @Test func agreementMeasuresHowSteadilyNumbersRun() {
+        let row = (0..<6).map { (x: Double(10 * $0), n: Double(2 * $0 + 1)) }
+        #expect(HouseNumbers.agreement(row, apart: 10) == 1)
+        #expect(HouseNumbers.agreement(row.map { (x: -$0.x, n: $0.n) }, apart: 10) == 1)
+        let unordered = zip(row, [7.0, 2, 11, 4, 9, 1]).map { (x: $0.x, n: $1) }
+        #expect(HouseNumbers.agreement(unordered, apart: 10)! < 0.5)
+        // Points nearer than `apart` along the street are not compared.
+        #expect(HouseNumbers.agreement(unordered, apart: 60) == nil)
+        #expect(HouseNumbers.agreement([(x: 0, n: 3), (x: 4, n: 1), (x: 20, n: 5)], apart: 10) == 1)
+    }
+
     @Test func buildingAcrossTheStreetIsNotTaken() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
@@ -378,7 +407,7 @@ struct SeededRandom: RandomNumberGenerator {
         (0..<4).map { i in
             let own = Option(building: i, along: Double(8 * i), extra: 4)
             let next = Option(building: min(i + 1, 3), along: Double(8 * min(i + 1, 3)), extra: i == 3 ? 4 : 0)
-            return Entry(slot: i, number: Double(100 + 2 * i), household: "\(100 + 2 * i)", rank: Int32(i),
+            return Entry(slot: i, number: Double(100 + 2 * i), at: Double(8 * i) + 6, household: "\(100 + 2 * i)", rank: Int32(i),
                          options: i == 3 ? [own] : [next, own])
         }
     }
@@ -398,8 +427,8 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test func twoNumbersShareAFootprintOnlyWhenItHoldsSeveralHouseholds() {
         let one = [Option(building: 7, along: 0, extra: 0)]
-        let entries = [Entry(slot: 0, number: 1, household: "1", rank: 0, options: one),
-                       Entry(slot: 1, number: 3, household: "3", rank: 1, options: one)]
+        let entries = [Entry(slot: 0, number: 1, at: 0, household: "1", rank: 0, options: one),
+                       Entry(slot: 1, number: 3, at: 0, household: "3", rank: 1, options: one)]
         let single = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in false })
         #expect(single.count == 1)
         let shared = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in true })

@@ -1,0 +1,88 @@
+/// The weights and distances the BUFFER/NEAREST scoring uses, in metres of cost (a penalty
+/// weighs as much as that many metres of distance). The README's linker section says why each
+/// has its value; `flyr link --weight NAME=VALUE` changes one, for sweeps.
+public struct LinkWeights: Sendable, Equatable {
+    /// Cost per radian a ray must turn away from "straight back from the street" to hit a footprint.
+    public var turnCost = 15.0
+    /// A footprint met by a ray from the point toward its street (the point lies behind it).
+    public var towardStreetCost = 0.0
+    /// The widest turn considered, and its step (radians).
+    public var maxTurn = 60.0 * Double.pi / 180
+    public var turnStep = 5.0 * Double.pi / 180
+    /// Cost per metre between a footprint's centre and where its house number should stand
+    /// among its neighbours' points, and the most it adds.
+    public var numberOrderCost = 0.75
+    public var numberOrderCap = 10.0
+    /// Neighbours whose numbers are compared lie within this many metres.
+    public var numberRadius = 60.0
+    /// An outbuilding (garage, shed…).
+    public var outbuildingPenalty = 6.0
+    /// A footprint smaller than this many square metres is an outbuilding whatever its class.
+    public var smallFootprint = 30.0
+    /// A building that already holds another house number of the street.
+    public var occupiedPenalty = 20.0
+    /// A building that already holds a number of another street only (a corner).
+    public var cornerPenalty = 10.0
+    /// A footprint whose nearest point lies across a road from the address point.
+    public var acrossRoadPenalty = 25.0
+    /// A footprint other than the one the address's block face aligns it to.
+    public var orderPenalty = 5.0
+    /// The least Kendall's tau between the numbers and the points' order along the street for
+    /// the order to be read at all (a face's alignment, a number's spot among its neighbours):
+    /// where numbers were given as houses were built, the order says nothing.
+    public var orderAgreement = 0.5
+    /// Points nearer than this along the street are not compared for it (a geocoder's slide
+    /// swaps neighbours that near).
+    public var orderApart = 10.0
+    /// Leaving an address out of its face's alignment.
+    public var leaveOut = 80.0
+    /// Candidates costing more than this above the address's best are not aligned.
+    public var alignWindow = 30.0
+    /// A point this near the open end of its street's line may stand for a house beyond it
+    /// (`StreetEnd`); 0 turns the reading off.
+    public var endReach = 10.0
+    /// Cost per metre a footprint stands beyond that end, along the street's continuation.
+    public var beyondEndCost = 0.1
+    /// Cost per metre a footprint stands back along the street from the one matched to the
+    /// previous number (order reversed).
+    public var backstepCost = 1000.0
+    /// How far above the best a candidate's cost may lie and still matter: the most that
+    /// stages after scoring (face alignment, occupancy) add to a cost, or the alignment's
+    /// window when that is wider.
+    var reach: Double { max(orderPenalty + max(occupiedPenalty, cornerPenalty), alignWindow) }
+
+    public init() {}
+
+    /// True when the numbers of `pairs` (position along the street, number) run along the
+    /// street steadily enough to be read (`orderAgreement`), or too few differ to tell.
+    func readsOrder(_ pairs: [(x: Double, n: Double)]) -> Bool {
+        HouseNumbers.agreement(pairs, apart: orderApart).map { $0 >= orderAgreement } ?? true
+    }
+
+    /// Each weight `flyr link --weight` can set: its name, where it lives, and whether it is
+    /// given in degrees (stored in radians).
+    private static let settable: [(name: String, path: WritableKeyPath<LinkWeights, Double> & Sendable, degrees: Bool)] = [
+        ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
+        ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
+        ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
+        ("smallFootprint", \.smallFootprint, false),
+        ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
+        ("acrossRoadPenalty", \.acrossRoadPenalty, false),
+        ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),
+        ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),
+        ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
+        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),
+    ]
+
+    /// The names `set(_:_:)` takes, in order.
+    public static let names = settable.map(\.name)
+
+    /// Sets the weight called `name` (one of `names`; angles in degrees); false for an unknown name
+    /// or a negative or non-finite value (a turn step must be above 0).
+    public mutating func set(_ name: String, _ value: Double) -> Bool {
+        guard value.isFinite, value >= 0, let w = Self.settable.first(where: { $0.name == name }) else { return false }
+        if w.path == \.turnStep, value == 0 { return false }
+        self[keyPath: w.path] = w.degrees ? value * Double.pi / 180 : value
+        return true
+    }
+}
