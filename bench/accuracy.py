@@ -54,7 +54,7 @@ def derived_cases(data):
         if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
             continue
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
-        done = os.path.join(cache, ".done-2")
+        done = os.path.join(cache, ".done-4")
         if not os.path.exists(done):
             subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache], check=True)
             open(done, "w").close()

@@ -43,10 +43,21 @@ def norm(s):
     return re.sub(r"\b(\d+)(st|nd|rd|th)\b", r"\1", s)
 
 
-def number(n):
-    """House number as a sortable integer ("116-23" -> 11623, "12a" -> 12); None if none."""
+def number(n, blocks):
+    """House number as a sortable integer, read as flyr reads it: "116-23" -> 116023 where the
+    data set writes block-hyphen-house (`blocks`), else 116 (a range, "12-14" -> 12); "12a" -> 12;
+    None if none."""
     m = re.match(r"^\s*(\d+)(?:-(\d+))?", n or "")
-    return None if not m else int(m.group(1) + (m.group(2) or ""))
+    if not m:
+        return None
+    first, house = int(m.group(1)), m.group(2)
+    return first * 1000 + min(int(house), 999) if blocks and house is not None else first
+
+
+def block_style(numbers):
+    """True when most numbers with digits hold a hyphen (Queens' "197-02")."""
+    with_digits = [n for n in numbers if n and re.search(r"\d", n)]
+    return 2 * sum("-" in n for n in with_digits) > len(with_digits)
 
 
 def unit(h):
@@ -107,6 +118,7 @@ def main():
         return Point(m.x - s * dy * off, m.y + s * dx * off)
 
     placed = {"entrance": {}, "interpolated": {}, "parcel": {}, "geocoded": {}}
+    blocks = block_style(a["properties"].get("number") for a in addresses)
     faces, jcache = {}, {}
     for a in addresses:
         aid = a["id"]
@@ -134,7 +146,7 @@ def main():
         # Interpolated: collect the block faces first.
         js = jcache.setdefault(k, junctions(k))
         i = max(j for j in range(len(js) - 1) if js[j] <= t) if t < js[-1] else len(js) - 2
-        n = number(a["properties"].get("number"))
+        n = number(a["properties"].get("number"), blocks)
         if n is not None:
             faces.setdefault((k, i, side(g, t, c)), []).append((n, t, aid))
     for (k, i, s), rows in faces.items():

@@ -3,11 +3,11 @@
 /// along the street its own house should stand, which breaks ties between attached houses.
 public enum HouseNumbers {
     /// A house number as a number, for its order along the street: the digits up to the first
-    /// other character ("123A" → 123, "12 1/2" → 121); a range gives its first number ("12-14"
-    /// → 12); a hyphen between a block and a house, the later part smaller (Queens' "114-101"),
-    /// orders by block, then house (114101, before "115-03", 115003). Nil when it has no digits
-    /// or a letter before its digits.
-    public static func value(_ s: String?) -> Double? {
+    /// other character ("123A" → 123, "12 1/2" → 121). Parts between hyphens are a block and a
+    /// house where the data set numbers so (`blocks`, see `blockStyle`: Queens' "114-101" is
+    /// 114101, after "114-99" and before "115-03", 115003), else a range, read as its first
+    /// number ("12-14" → 12). Nil when it has no digits or a letter before its digits.
+    public static func value(_ s: String?, blocks: Bool = true) -> Double? {
         guard let s else { return nil }
         var r = Reading()
         // ASCII text byte by byte (no grapheme breaking); anything else by Character below.
@@ -18,10 +18,10 @@ public enum HouseNumbers {
             case 45: r.hyphen()
             case 32: continue
             case 0x80...: ascii = false; break bytes
-            default: return r.value
+            default: return r.value(blocks: blocks)
             }
         }
-        if ascii { return r.value }
+        if ascii { return r.value(blocks: blocks) }
         r = Reading()
         for ch in s {
             if let d = ch.wholeNumberValue, ch.isASCII { r.digit(Double(d)) }
@@ -29,26 +29,37 @@ public enum HouseNumbers {
             else if ch == " " { continue }
             else if r.any { break } else { return nil }
         }
-        return r.value
+        return r.value(blocks: blocks)
+    }
+
+    /// True when most of `numbers` that have digits hold a hyphen: the data set writes block,
+    /// hyphen, house (Queens' "197-02"); false where hyphens are rare and mark ranges ("12-14").
+    public static func blockStyle<S: Sequence>(_ numbers: S) -> Bool where S.Element == String? {
+        var hyphenated = 0, all = 0
+        for case let n? in numbers where n.utf8.contains(where: { (48...57).contains($0) }) {
+            all += 1
+            if n.utf8.contains(45) { hyphenated += 1 }
+        }
+        return 2 * hyphenated > all
     }
 
     /// The digits of a number read so far, in parts between hyphens.
     private struct Reading {
         var part = 0.0, inPart = false
-        var first = 0.0, last = 0.0, folded = 0.0, parts = 0
+        var first = 0.0, folded = 0.0, parts = 0
         var any: Bool { inPart || parts > 0 }
         mutating func digit(_ d: Double) { part = part * 10 + d; inPart = true }
         mutating func hyphen() {
             guard inPart else { return }
             if parts == 0 { first = part; folded = part } else { folded = folded * 1000 + min(part, 999) }
-            last = part; parts += 1
+            parts += 1
             part = 0; inPart = false
         }
-        var value: Double? {
+        func value(blocks: Bool) -> Double? {
             var r = self
             r.hyphen()
             guard r.parts > 0 else { return nil }
-            return r.parts == 2 && r.last > r.first ? r.first : r.folded
+            return blocks ? r.folded : r.first
         }
     }
 

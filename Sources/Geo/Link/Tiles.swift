@@ -214,7 +214,8 @@ struct FeatureAttributes: Sendable {
             let keys = StreetName.keys(of: addresses)
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
-            numbers = addresses.map { HouseNumbers.value($0.number) }
+            let blocks = HouseNumbers.blockStyle(addresses.lazy.map(\.number))
+            numbers = addresses.map { HouseNumbers.value($0.number, blocks: blocks) }
             segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
             frontage = segments.map(LinkWorld.isFrontageRoad)
         }

@@ -67,7 +67,8 @@ public enum Selection {
                 throw SelectionError(kind: .nothingSelected, message: "cannot project around \(near.x),\(near.y): \(error)")
             }
         }
-        return onStreet.sorted(by: houseNumberOrder)
+        let blocks = HouseNumbers.blockStyle(onStreet.lazy.map(\.number))
+        return onStreet.sorted { houseNumberOrder($0, $1, blocks: blocks) }
     }
 
     /// The addresses the territory covers (boundary included) and the buildings that intersect
@@ -89,8 +90,8 @@ public enum Selection {
     }
 
     /// Orders addresses of one street as on a walk list; see `street(_:near:addresses:segments:)`.
-    static func houseNumberOrder(_ a: Address, _ b: Address) -> Bool {
-        let va = HouseNumbers.value(a.number), vb = HouseNumbers.value(b.number)
+    static func houseNumberOrder(_ a: Address, _ b: Address, blocks: Bool) -> Bool {
+        let va = HouseNumbers.value(a.number, blocks: blocks), vb = HouseNumbers.value(b.number, blocks: blocks)
         if va != vb {
             guard let va else { return false }
             guard let vb else { return true }

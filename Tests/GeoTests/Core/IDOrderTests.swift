@@ -37,10 +37,19 @@ import Testing
 
 @Suite struct HouseNumberValueTests {
     /// ASCII numbers are read byte by byte, others Character by Character: both read the same.
-    @Test(arguments: [("82-45", 82045.0), ("114-101", 114101.0), ("115-03", 115003.0), ("12-14", 12.0), ("1-2-3", 1002003.0),
+    @Test(arguments: [("82-45", 82045.0), ("114-101", 114101.0), ("115-03", 115003.0), ("89-95", 89095.0), ("1-2-3", 1002003.0),
                       ("12-", 12.0), ("123A", 123.0), ("12 1/2", 121.0), ("A12", nil), ("", nil), ("-", nil),
                       ("12\r\n3", 12.0), ("12é", 12.0), ("é12", nil), ("１２", nil), ("4-２", 4.0), ("7\u{301}", nil)] as [(String, Double?)])
     func readsHouseNumbers(_ text: String, _ value: Double?) {
         #expect(HouseNumbers.value(text) == value)
+    }
+
+    /// Where hyphens are rare they mark ranges, read as the first number.
+    @Test func rangesWhereHyphensAreRare() {
+        #expect(HouseNumbers.value("12-14", blocks: false) == 12)
+        #expect(HouseNumbers.value("4-２", blocks: false) == 4)
+        #expect(HouseNumbers.blockStyle(["197-02", "197-04", "12", nil, "A"]))
+        #expect(!HouseNumbers.blockStyle(["12-14", "3", "5", "7"]))
+        #expect(!HouseNumbers.blockStyle([String?]()))
     }
 }
