@@ -40,8 +40,10 @@ public enum Selection {
     }
 
     /// The addresses of one street (names compared as the linker does, `StreetName.normalize`),
-    /// in house-number order: by the number's value (digits in order, hyphens dropped: "94-29"
-    /// is 9429), then its text, unit and id; addresses whose number has no digits come last.
+    /// in house-number order: by the number's value (`HouseNumbers.value`, hyphens read as the
+    /// extract writes them: "94-29" is block 94, house 29 where most numbers hold a hyphen, else
+    /// a range read as 94), then its text, unit and id; addresses whose number has no digits
+    /// come last.
     /// Both sides of the street interleave, as on a list sorted by number.
     ///
     /// With `near` (lon, lat): only the block nearest the point, that is the segment of this
@@ -67,7 +69,7 @@ public enum Selection {
                 throw SelectionError(kind: .nothingSelected, message: "cannot project around \(near.x),\(near.y): \(error)")
             }
         }
-        let blocks = HouseNumbers.blockStyle(onStreet.lazy.map(\.number))
+        let blocks = HouseNumbers.blockStyle(addresses.lazy.map(\.number))
         return onStreet.sorted { houseNumberOrder($0, $1, blocks: blocks) }
     }
 
