@@ -73,9 +73,9 @@ extension Provisioner {
             let units = ranks(addresses.indices.lazy.map { addresses[$0].unit ?? "" })
             var idRank = [Int32](repeating: 0, count: addresses.count)
             for (n, i) in idOrder.enumerated() { idRank[i] = Int32(n) }
-            let blocks = HouseNumbers.blockStyle(addresses.lazy.map(\.number))
+            let numbers = HouseNumbers.values(addresses.map(\.number))
             keys = addresses.indices.map { i in
-                WalkKey(street: streets[i], number: HouseNumbers.value(addresses[i].number, blocks: blocks) ?? .infinity,
+                WalkKey(street: streets[i], number: numbers[i] ?? .infinity,
                         numberText: numberTexts[i], unit: units[i], id: idRank[i])
             }
         }

@@ -7,7 +7,7 @@ public enum HouseNumbers {
     /// house where the data set numbers so (`blocks`, see `blockStyle`: Queens' "114-101" is
     /// 114101, after "114-99" and before "115-03", 115003), else a range, read as its first
     /// number ("12-14" → 12). Nil when it has no digits or a letter before its digits.
-    public static func value(_ s: String?, blocks: Bool = true) -> Double? {
+    public static func value(_ s: String?, blocks: Bool) -> Double? {
         guard let s else { return nil }
         var r = Reading()
         // ASCII text byte by byte (no grapheme breaking); anything else by Character below.
@@ -41,6 +41,12 @@ public enum HouseNumbers {
             if n.utf8.contains(45) { hyphenated += 1 }
         }
         return 2 * hyphenated > all
+    }
+
+    /// Every number's value, hyphens read in the style of the whole list (`blockStyle`).
+    public static func values(_ numbers: [String?]) -> [Double?] {
+        let blocks = blockStyle(numbers)
+        return numbers.map { value($0, blocks: blocks) }
     }
 
     /// The digits of a number read so far, in parts between hyphens.

@@ -211,8 +211,8 @@ final class LinkWorld {
     private var anchors: [StreetAnchor] = []
     private var anchorState: [UInt8] = []
     /// The same for `placeOnStreet`.
-    var places: [StreetPlace] = []
-    var placeState: [UInt8] = []
+    private var places: [StreetPlace] = []
+    private var placeState: [UInt8] = []
 
     /// Where an address meets its street: the closest point on the address's street (a segment
     /// of that name within the street search radius), else on the nearest frontage road; nil
@@ -366,8 +366,8 @@ final class LinkWorld {
             pairs.append((Planar.dot(v, t), nj))
         }
         // Numbers that do not run along the street here say nothing of where this one stands.
-        guard options.weights.readsOrder(pairs) else { return nil }
-        return HouseNumbers.expectedPosition(of: n, among: pairs)
+        guard let x = HouseNumbers.expectedPosition(of: n, among: pairs), options.weights.readsOrder(pairs) else { return nil }
+        return x
     }
 
     /// True when a segment named like `street` lies within the frontage distance of the

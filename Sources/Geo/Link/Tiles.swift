@@ -214,8 +214,7 @@ struct FeatureAttributes: Sendable {
             let keys = StreetName.keys(of: addresses)
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
-            let blocks = HouseNumbers.blockStyle(addresses.lazy.map(\.number))
-            numbers = addresses.map { HouseNumbers.value($0.number, blocks: blocks) }
+            numbers = HouseNumbers.values(addresses.map(\.number))
             segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
             frontage = segments.map(LinkWorld.isFrontageRoad)
         }

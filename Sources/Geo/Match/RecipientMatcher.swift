@@ -154,11 +154,12 @@ public struct RecipientMatcher {
 
     /// The three addresses of the streets whose numbers are nearest `number` (by numeric value).
     private func nearestNumbers(_ number: HouseNumber, streets: [String]) -> [MatchCandidate] {
-        guard let target = HouseNumbers.value(number.key) else { return [] }
+        // Number keys hold no hyphen (`HouseNumber.key`), so the hyphen style does not matter.
+        guard let target = HouseNumbers.value(number.key, blocks: false) else { return [] }
         var c: [(Int, Double)] = []
         for s in streets {
             for (k, ids) in book.streets[s]! {
-                guard let v = HouseNumbers.value(k) else { continue }
+                guard let v = HouseNumbers.value(k, blocks: false) else { continue }
                 for a in ids { c.append((Int(a), abs(v - target))) }
             }
         }

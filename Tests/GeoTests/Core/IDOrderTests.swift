@@ -41,7 +41,7 @@ import Testing
                       ("12-", 12.0), ("123A", 123.0), ("12 1/2", 121.0), ("A12", nil), ("", nil), ("-", nil),
                       ("12\r\n3", 12.0), ("12é", 12.0), ("é12", nil), ("１２", nil), ("4-２", 4.0), ("7\u{301}", nil)] as [(String, Double?)])
     func readsHouseNumbers(_ text: String, _ value: Double?) {
-        #expect(HouseNumbers.value(text) == value)
+        #expect(HouseNumbers.value(text, blocks: true) == value)
     }
 
     /// Where hyphens are rare they mark ranges, read as the first number.
@@ -51,5 +51,19 @@ import Testing
         #expect(HouseNumbers.blockStyle(["197-02", "197-04", "12", nil, "A"]))
         #expect(!HouseNumbers.blockStyle(["12-14", "3", "5", "7"]))
         #expect(!HouseNumbers.blockStyle([String?]()))
+        #expect(HouseNumbers.values(["197-02", "197-04", "12-14"]) == [197002, 197004, 12014])
+        #expect(HouseNumbers.values(["12-14", "3", "5"]) == [12, 3, 5])
+    }
+
+    /// Kendall's tau of position against number, either way.
+    @Test func agreementMeasuresHowSteadilyNumbersRun() {
+        let row = (0..<6).map { (x: Double(10 * $0), n: Double(2 * $0 + 1)) }
+        #expect(HouseNumbers.agreement(row, apart: 10) == 1)
+        #expect(HouseNumbers.agreement(row.map { (x: -$0.x, n: $0.n) }, apart: 10) == 1)
+        let unordered = zip(row, [7.0, 2, 11, 4, 9, 1]).map { (x: $0.x, n: $1) }
+        #expect(HouseNumbers.agreement(unordered, apart: 10)! < 0.5)
+        // Points nearer than `apart` along the street are not compared.
+        #expect(HouseNumbers.agreement(unordered, apart: 60) == nil)
+        #expect(HouseNumbers.agreement([(x: 0, n: 3), (x: 4, n: 1), (x: 20, n: 5)], apart: 10) == 1)
     }
 }

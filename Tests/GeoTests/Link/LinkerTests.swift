@@ -129,17 +129,6 @@ extension LinkResult {
         #expect(misses(try s.link(\.orderAgreement, 0)) > 0)
     }
 
-    @Test func agreementMeasuresHowSteadilyNumbersRun() {
-        let row = (0..<6).map { (x: Double(10 * $0), n: Double(2 * $0 + 1)) }
-        #expect(HouseNumbers.agreement(row, apart: 10) == 1)
-        #expect(HouseNumbers.agreement(row.map { (x: -$0.x, n: $0.n) }, apart: 10) == 1)
-        let unordered = zip(row, [7.0, 2, 11, 4, 9, 1]).map { (x: $0.x, n: $1) }
-        #expect(HouseNumbers.agreement(unordered, apart: 10)! < 0.5)
-        // Points nearer than `apart` along the street are not compared.
-        #expect(HouseNumbers.agreement(unordered, apart: 60) == nil)
-        #expect(HouseNumbers.agreement([(x: 0, n: 3), (x: 4, n: 1), (x: 20, n: 5)], apart: 10) == 1)
-    }
-
     @Test func buildingAcrossTheStreetIsNotTaken() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")

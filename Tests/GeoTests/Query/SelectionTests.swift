@@ -41,7 +41,7 @@ private func square(_ c: Coord, _ half: Double) -> String {
         let chosen = try Selection.street("218th st", addresses: s.addresses)
         #expect(chosen.count == s.addresses.filter { $0.street == "218th Street" }.count)
         #expect(chosen.allSatisfy { $0.street == "218th Street" })
-        let numbers = chosen.compactMap { HouseNumbers.value($0.number) }
+        let numbers = chosen.compactMap { HouseNumbers.value($0.number, blocks: true) }
         #expect(numbers.count == chosen.count && numbers == numbers.sorted())
     }
 
