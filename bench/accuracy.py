@@ -6,9 +6,13 @@ default) and a calibration table (confidence bucket -> share correct). With --de
 placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel,
 and geocoder-style where the area has none),
 made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
+With --geocoder-seeds N, also N geocoder-style placements of each area drawn with other slides
+(--seed 1..N of bench/placements.py; --geocoder-slide sets their largest slide, 6 m by default),
+each area's mean, least and greatest accuracy: one drawing is one throw of the dice.
 The areas are those under --data (../shared/data) and, when bench/areas.sh has made them, under
 ~/.cache/flyr-bench/areas.
-Usage: bench/accuracy.py [--data DIR]... [--sweep] [--calibration] [--derived]"""
+Usage: bench/accuracy.py [--data DIR]... [--sweep] [--calibration] [--derived]
+                         [--geocoder-seeds N [--geocoder-slide M]]"""
 import argparse, csv, glob, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +70,28 @@ def derived_cases(data):
     return out
 
 
+def drawn_cases(data, seeds, slide):
+    """For each area with a truth table, `seeds` geocoder-style placements drawn with other slides,
+    made once into the cache: {area: [case, ...]}."""
+    out = {}
+    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
+        area = os.path.dirname(truth)
+        if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
+            continue
+        for k in range(1, seeds + 1):
+            cache = os.path.join(CACHE, "placements", "drawn", f"{os.path.basename(area)}-slide{slide:g}-seed{k}")
+            done = os.path.join(cache, ".done-1")
+            if not os.path.exists(done):
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache,
+                                "--slide", f"{slide:g}", "--seed", str(k)], check=True)
+                open(done, "w").close()
+            b, s = os.path.join(cache, "buildings.geojson"), os.path.join(cache, "segments.geojson")
+            out.setdefault(os.path.basename(area), []).append(
+                (os.path.basename(area), f"geocoded seed {k}", b, os.path.join(cache, "addresses-geocoded.geojsonseq"),
+                 s if os.path.exists(s) else None, truth))
+    return out
+
+
 def link(case, extra, out):
     """Runs flyr link with --check; returns (accuracy, the link CSV's path)."""
     _, _, b, a, s, truth = case
@@ -99,6 +125,9 @@ def main():
     ap.add_argument("--sweep", action="store_true", help="also sweep each weight at half and double its default")
     ap.add_argument("--calibration", action="store_true", help="also print confidence against share correct")
     ap.add_argument("--derived", action="store_true", help="also the placements derived from each area's truth")
+    ap.add_argument("--geocoder-seeds", type=int, default=0, metavar="N",
+                    help="also N geocoder-style placements of each area drawn with other slides")
+    ap.add_argument("--geocoder-slide", type=float, default=6.0, metavar="M", help="their largest slide (m)")
     args = ap.parse_args()
     folders = args.data or [d for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(CACHE, "areas")) if os.path.isdir(d)]
     all_cases = [c for d in folders for c in cases(os.path.abspath(d))]
@@ -127,6 +156,16 @@ def main():
                                                    for c in all_cases])
         table("Weight sweep: accuracy (%) with one weight at half or double its default",
               ["weight"] + [f"{c[0]} {c[1]}" for c in all_cases], [["defaults"] + [r[2][:-2] for r in rows]] + srows)
+    if args.geocoder_seeds > 0:
+        drows = []
+        for d in folders:
+            for area, cs in drawn_cases(os.path.abspath(d), args.geocoder_seeds, args.geocoder_slide).items():
+                f = [100 * link(c, [], os.path.join(tmp, "d.csv"))[0] for c in cs]
+                p = [100 * link(c, [x for w in PLAIN for x in ("--weight", f"{w}=0")], os.path.join(tmp, "d.csv"))[0] for c in cs]
+                drows.append([area, f"{args.geocoder_slide:g} m", len(cs), f"{sum(f) / len(f):.2f} %",
+                              f"{min(f):.2f}-{max(f):.2f} %", f"{sum(p) / len(p):.2f} %"])
+        table("Geocoder-style placements drawn with other slides (derived from each area's truth)",
+              ["area", "largest slide", "drawings", "flyr mean", "flyr least-greatest", "plain mean"], drows)
     subprocess.run(["rm", "-rf", tmp])
 
 

@@ -16,9 +16,12 @@ only (never from flyr's output):
                 -6..6 m, 7 m off the centreline on the building's side (half the centroid's
                 distance when that is under 8 m)
 
-Usage: bench/placements.py AREA_DIR OUT_DIR. Needs shapely and pyproj (pip install shapely
-pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and links the area's other files in."""
-import csv, hashlib, json, math, os, re, sys
+Usage: bench/placements.py AREA_DIR OUT_DIR [--slide M] [--offset M] [--seed TEXT]. Needs
+shapely and pyproj (pip install shapely pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and
+links the area's other files in. --slide and --offset change the geocoder's slide (6 m) and
+offset (7 m); --seed draws other slides (the pseudo-random numbers hash the address id with it),
+so one area gives several geocoder-style placements of the same rule."""
+import argparse, csv, hashlib, json, math, os, re, sys
 
 import pyproj
 from shapely import STRtree
@@ -66,7 +69,14 @@ def unit(h):
 
 
 def main():
-    area, out = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser(description="Derives address placements from an area's truth.")
+    ap.add_argument("area")
+    ap.add_argument("out")
+    ap.add_argument("--slide", type=float, default=6.0, help="the geocoder's largest slide along the road (m)")
+    ap.add_argument("--offset", type=float, default=7.0, help="the geocoder's offset from the centreline (m)")
+    ap.add_argument("--seed", default="", help="a text the geocoder's slides are drawn with")
+    args = ap.parse_args()
+    area, out = args.area, args.out
     os.makedirs(out, exist_ok=True)
     crs = pyproj.CRS.from_user_input(4326)
     feats_b = features(os.path.join(area, "buildings.geojson"))
@@ -141,8 +151,8 @@ def main():
         t = g.project(c)
         # Geocoded: slid along the road, set off it on the building's side.
         dc = c.distance(g.interpolate(t))
-        slid = min(max(t + 12 * unit(aid + "g") - 6, 0), g.length)
-        placed["geocoded"][aid] = at(g, slid, side(g, slid, c), 7 if dc >= 8 else dc / 2)
+        slid = min(max(t + 2 * args.slide * unit(aid + "g" + args.seed) - args.slide, 0), g.length)
+        placed["geocoded"][aid] = at(g, slid, side(g, slid, c), args.offset if dc >= args.offset + 1 else dc / 2)
         # Interpolated: collect the block faces first.
         js = jcache.setdefault(k, junctions(k))
         i = max(j for j in range(len(js) - 1) if js[j] <= t) if t < js[-1] else len(js) - 2
