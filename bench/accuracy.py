@@ -28,7 +28,7 @@ PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "small
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
          "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
-         "orderAgreement": 0.5, "orderApart": 10}
+         "orderAgreement": 0.5, "orderApart": 10, "passOver": 6}
 
 
 def cases(data):

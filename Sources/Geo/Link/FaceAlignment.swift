@@ -33,21 +33,41 @@ struct FaceAlignment {
     /// order would cost more keeps its own best.
     /// A footprint standing back along the street from the previous number's costs `backstep`
     /// per metre (the default weight is so high that the order is in effect strict).
+    /// Each of `homes` (places along the street, sorted) that lies strictly between the
+    /// footprints of two numbers matched one after the other costs `passOver`.
     /// `entries` come sorted by number, then household, then id rank; `shareable(b)` says a
     /// footprint holds several households.
-    static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, shareable: (Int) -> Bool) -> [Int: Int] {
+    static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
+                      shareable: (Int) -> Bool) -> [Int: Int] {
         guard entries.count > 1 else { return [:] }
-        let up = solve(entries, direction: 1, leaveOut: leaveOut, backstep: backstep, shareable: shareable)
-        let down = solve(entries, direction: -1, leaveOut: leaveOut, backstep: backstep, shareable: shareable)
+        let rules = Rules(leaveOut: leaveOut, backstep: backstep, homes: homes, passOver: passOver)
+        let up = solve(entries, direction: 1, rules, shareable: shareable)
+        let down = solve(entries, direction: -1, rules, shareable: shareable)
         return (down.total < up.total ? down : up).matched
+    }
+
+    private struct Rules { var leaveOut: Double, backstep: Double, homes: [Double], passOver: Double }
+
+    /// How many of the sorted `places` lie strictly between a and b (a centimetre's play, so
+    /// the two footprints' own places are not counted).
+    static func between(_ places: [Double], _ a: Double, _ b: Double) -> Int {
+        let lo = min(a, b) + 0.01, hi = max(a, b) - 0.01
+        guard hi > lo else { return 0 }
+        func first(_ x: Double) -> Int {
+            var l = 0, h = places.count
+            while l < h { let m = (l + h) / 2; if places[m] < x { l = m + 1 } else { h = m } }
+            return l
+        }
+        return first(hi) - first(lo)
     }
 
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
 
     /// A dynamic programme over (entry, option): the least cost of matching entries 0...i with
     /// entry i matched to that option, its predecessor the last entry matched before it.
-    private static func solve(_ entries: [Entry], direction: Double, leaveOut: Double, backstep: Double, shareable: (Int) -> Bool)
+    private static func solve(_ entries: [Entry], direction: Double, _ rules: Rules, shareable: (Int) -> Bool)
         -> (total: Double, matched: [Int: Int]) {
+        let leaveOut = rules.leaveOut, backstep = rules.backstep
         let n = entries.count
         var table: [[Step]] = []
         table.reserveCapacity(n)
@@ -68,6 +88,7 @@ struct FaceAlignment {
                             guard prev.household == e.household || shareable(o.building) else { continue }
                         } else {
                             c += backstep * max(0, direction * (po.along - o.along))
+                            if rules.passOver > 0 { c += rules.passOver * Double(between(rules.homes, po.along, o.along)) }
                         }
                         if c < best.cost { best = Step(cost: c, from: (j, k)) }
                     }
@@ -131,6 +152,11 @@ extension LinkWorld {
         // Only the fixed addresses of the same street near an address to align can pin it.
         var fixedBuilding: [Int: Int] = [:]
         for f in fixed { fixedBuilding[f.address] = f.building }
+        // A footprint another street's address takes first, or a covered point holds, is no home
+        // left unnumbered when the alignment passes it over.
+        let held = Set(fixed.map(\.building))
+        var bestOf: [Int: Set<String>] = [:]
+        for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
         var near = Set<Int>()
         let r = options.weights.numberRadius
         for a in entered {
@@ -147,8 +173,15 @@ extension LinkWorld {
             // A face whose numbers do not run along the street has no order to align.
             guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
-            for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut,
-                                                 backstep: options.weights.backstepCost, shareable: shareable) where slot >= 0 {
+            let first = entries[0], street = streetKeys[first.slot >= 0 ? pending[first.slot].address : -1 - first.slot] ?? ""
+            var homes: [Int: Double] = [:]
+            for e in entries {
+                for o in e.options where !held.contains(o.building) && !isOutbuilding(o.building)
+                    && !(bestOf[o.building]?.contains { $0 != street } ?? false) { homes[o.building] = o.along }
+            }
+            for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
+                                                 homes: homes.values.sorted(), passOver: options.weights.passOver,
+                                                 shareable: shareable) where slot >= 0 {
                 out[slot] = b
             }
         }

@@ -36,6 +36,11 @@ public struct LinkWeights: Sendable, Equatable {
     public var orderApart = 10.0
     /// Leaving an address out of its face's alignment.
     public var leaveOut = 80.0
+    /// Each footprint the alignment passes over between two numbers of a face, unless a covered
+    /// point holds it, it is an outbuilding, or it is the best footprint of an address of another
+    /// street (a corner house numbered on the cross street): on a run of numbered houses every
+    /// house takes a number.
+    public var passOver = 6.0
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
     /// A point this near the open end of its street's line may stand for a house beyond it
@@ -69,7 +74,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),
-        ("leaveOut", \.leaveOut, false), ("alignWindow", \.alignWindow, false),
+        ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
         ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),
     ]
