@@ -25,6 +25,7 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 # Every weight at 0: a candidate costs its distance, nothing else; COVERS still comes first.
 # That is plain nearest-building linking.
 PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty"]
+PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
          "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
@@ -45,23 +46,41 @@ def cases(data):
     return out
 
 
-def derived_cases(data):
-    """The cases of the placements derived from each area's truth, made once into the cache."""
+def truth_areas(data):
+    """(area folder, truth.csv) of each area under `data` with a truth table and inside points to
+    derive placements from."""
+    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
+        area = os.path.dirname(truth)
+        if os.path.exists(os.path.join(area, "addresses.geojsonseq")):
+            yield area, truth
+
+
+def can_derive():
+    """True when bench/placements.py can run (shapely and pyproj installed); says so when not."""
     try:
         import pyproj, shapely  # noqa: F401
     except ImportError:
         print("accuracy: derived placements skipped (pip install shapely pyproj)", file=sys.stderr)
+        return False
+    return True
+
+
+def derive(area, cache, marker, *extra):
+    """Runs bench/placements.py for `area` into `cache` unless `marker` says it ran there."""
+    done = os.path.join(cache, marker)
+    if not os.path.exists(done):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache, *extra], check=True)
+        open(done, "w").close()
+
+
+def derived_cases(data):
+    """The cases of the placements derived from each area's truth, made once into the cache."""
+    if not can_derive():
         return []
     out = []
-    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
-        area = os.path.dirname(truth)
-        if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
-            continue
+    for area, _ in truth_areas(data):
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
-        done = os.path.join(cache, ".done-4")
-        if not os.path.exists(done):
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache], check=True)
-            open(done, "w").close()
+        derive(area, cache, ".done-4")
         # A geocoder-style placement only where the area has none of its own.
         wanted = {"entrance", "interpolated", "parcel"} | (set() if os.path.exists(os.path.join(area, "addresses-geocoded.geojsonseq"))
                                                            else {"geocoded"})
@@ -74,17 +93,12 @@ def drawn_cases(data, seeds, slide):
     """For each area with a truth table, `seeds` geocoder-style placements drawn with other slides,
     made once into the cache: {area: [case, ...]}."""
     out = {}
-    for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
-        area = os.path.dirname(truth)
-        if not os.path.exists(os.path.join(area, "addresses.geojsonseq")):
-            continue
+    if not can_derive():
+        return out
+    for area, truth in truth_areas(data):
         for k in range(1, seeds + 1):
             cache = os.path.join(CACHE, "placements", "drawn", f"{os.path.basename(area)}-slide{slide:g}-seed{k}")
-            done = os.path.join(cache, ".done-1")
-            if not os.path.exists(done):
-                subprocess.run([sys.executable, os.path.join(ROOT, "bench", "placements.py"), area, cache,
-                                "--slide", f"{slide:g}", "--seed", str(k)], check=True)
-                open(done, "w").close()
+            derive(area, cache, ".done-1", "--slide", f"{slide:g}", "--seed", str(k))
             b, s = os.path.join(cache, "buildings.geojson"), os.path.join(cache, "segments.geojson")
             out.setdefault(os.path.basename(area), []).append(
                 (os.path.basename(area), f"geocoded seed {k}", b, os.path.join(cache, "addresses-geocoded.geojsonseq"),
@@ -139,7 +153,7 @@ def main():
     rows, calib = [], []
     for c in all_cases:
         flyr, path = link(c, [], os.path.join(tmp, "flyr.csv"))
-        plain, _ = link(c, [x for w in PLAIN for x in ("--weight", f"{w}=0")], os.path.join(tmp, "plain.csv"))
+        plain, _ = link(c, PLAIN_ARGS, os.path.join(tmp, "plain.csv"))
         rows.append([c[0], c[1], f"{100 * flyr:.2f} %", f"{100 * plain:.2f} %"])
         if args.calibration:
             calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(path, c[5])]
@@ -161,7 +175,7 @@ def main():
         for d in folders:
             for area, cs in drawn_cases(os.path.abspath(d), args.geocoder_seeds, args.geocoder_slide).items():
                 f = [100 * link(c, [], os.path.join(tmp, "d.csv"))[0] for c in cs]
-                p = [100 * link(c, [x for w in PLAIN for x in ("--weight", f"{w}=0")], os.path.join(tmp, "d.csv"))[0] for c in cs]
+                p = [100 * link(c, PLAIN_ARGS, os.path.join(tmp, "d.csv"))[0] for c in cs]
                 drows.append([area, f"{args.geocoder_slide:g} m", len(cs), f"{sum(f) / len(f):.2f} %",
                               f"{min(f):.2f}-{max(f):.2f} %", f"{sum(p) / len(p):.2f} %"])
         table("Geocoder-style placements drawn with other slides (derived from each area's truth)",

@@ -40,26 +40,33 @@ struct FaceAlignment {
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
                       shareable: (Int) -> Bool) -> [Int: Int] {
         guard entries.count > 1 else { return [:] }
-        let rules = Rules(leaveOut: leaveOut, backstep: backstep, homes: homes, passOver: passOver)
+        // Each option's mark among the homes, worked out once for both directions: the DP then
+        // counts the homes between two options by a subtraction.
+        let marks = passOver > 0 ? entries.map { $0.options.map { mark(homes, $0.along) } } : []
+        let rules = Rules(leaveOut: leaveOut, backstep: backstep, marks: marks, passOver: passOver)
         let up = solve(entries, direction: 1, rules, shareable: shareable)
         let down = solve(entries, direction: -1, rules, shareable: shareable)
         return (down.total < up.total ? down : up).matched
     }
 
-    private struct Rules { var leaveOut: Double, backstep: Double, homes: [Double], passOver: Double }
+    private struct Rules { var leaveOut: Double, backstep: Double, marks: [[Mark]], passOver: Double }
 
-    /// How many of the sorted `places` lie strictly between a and b (a centimetre's play, so
-    /// the two footprints' own places are not counted).
-    static func between(_ places: [Double], _ a: Double, _ b: Double) -> Int {
-        let lo = min(a, b) + 0.01, hi = max(a, b) - 0.01
-        guard hi > lo else { return 0 }
-        func first(_ x: Double) -> Int {
-            var l = 0, h = places.count
-            while l < h { let m = (l + h) / 2; if places[m] < x { l = m + 1 } else { h = m } }
+    /// Where a place stands among sorted homes: how many lie more than a centimetre below it,
+    /// and how many lie below a centimetre above it.
+    struct Mark { var below: Int, upTo: Int }
+
+    static func mark(_ homes: [Double], _ x: Double) -> Mark {
+        func under(_ v: Double) -> Int {
+            var l = 0, h = homes.count
+            while l < h { let m = (l + h) / 2; if homes[m] < v { l = m + 1 } else { h = m } }
             return l
         }
-        return first(hi) - first(lo)
+        return Mark(below: under(x - 0.01), upTo: under(x + 0.01))
     }
+
+    /// How many homes lie strictly between two marked places, either way round (a centimetre's
+    /// play, so the two footprints' own places are not counted).
+    static func between(_ a: Mark, _ b: Mark) -> Int { max(0, b.below - a.upTo, a.below - b.upTo) }
 
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
 
@@ -75,7 +82,7 @@ struct FaceAlignment {
             let e = entries[i]
             var row: [Step] = []
             row.reserveCapacity(e.options.count)
-            for o in e.options {
+            for (oi, o) in e.options.enumerated() {
                 var best = Step(cost: leaveOut * Double(i), from: nil)
                 for j in stride(from: i - 1, through: max(0, i - maxGap), by: -1) {
                     let skipped = leaveOut * Double(i - j - 1)
@@ -88,7 +95,7 @@ struct FaceAlignment {
                             guard prev.household == e.household || shareable(o.building) else { continue }
                         } else {
                             c += backstep * max(0, direction * (po.along - o.along))
-                            if rules.passOver > 0 { c += rules.passOver * Double(between(rules.homes, po.along, o.along)) }
+                            if rules.passOver > 0 { c += rules.passOver * Double(between(rules.marks[j][k], rules.marks[i][oi])) }
                         }
                         if c < best.cost { best = Step(cost: c, from: (j, k)) }
                     }
@@ -173,7 +180,7 @@ extension LinkWorld {
             // A face whose numbers do not run along the street has no order to align.
             guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
-            let first = entries[0], street = streetKeys[first.slot >= 0 ? pending[first.slot].address : -1 - first.slot] ?? ""
+            let street = Occupancy.street(of: entries[0].household)
             var homes: [Int: Double] = [:]
             for e in entries {
                 for o in e.options where !held.contains(o.building) && !isOutbuilding(o.building)

@@ -36,12 +36,18 @@ import Testing
         #expect(got == [0: 0, 1: 9, 2: 1, 3: 3])
     }
 
-    @Test func betweenCountsOnlyPlacesStrictlyInside() {
-        let places = [0.0, 8, 16, 24]
-        #expect(FaceAlignment.between(places, 0, 24) == 2)
-        #expect(FaceAlignment.between(places, 24, 0) == 2)
-        #expect(FaceAlignment.between(places, 8, 16) == 0)
-        #expect(FaceAlignment.between(places, 7.5, 8.5) == 1)
-        #expect(FaceAlignment.between([], 0, 100) == 0)
+    @Test func betweenCountsOnlyHomesStrictlyInside() {
+        let homes = [0.0, 8, 16, 24]
+        let between = { (a: Double, b: Double) in
+            FaceAlignment.between(FaceAlignment.mark(homes, a), FaceAlignment.mark(homes, b))
+        }
+        #expect(between(0, 24) == 2)
+        #expect(between(24, 0) == 2)
+        #expect(between(8, 16) == 0)
+        #expect(between(16, 16) == 0)
+        #expect(between(7.5, 8.5) == 1)
+        #expect(between(7.995, 8.005) == 0)
+        #expect(between(-5, 30) == 4)
+        #expect(FaceAlignment.between(FaceAlignment.mark([], 0), FaceAlignment.mark([], 100)) == 0)
     }
 }
