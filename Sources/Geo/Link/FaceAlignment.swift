@@ -8,7 +8,7 @@
 /// lands on its own house, because its neighbours' order holds it there.
 struct FaceAlignment {
     /// One address of a face: its candidates on the face's side, with their place along the
-    /// street and their cost above the address's own best.
+    /// street and their cost above the address's own best (less `LinkWeights.alignTolerance`).
     struct Entry {
         var slot: Int
         var number: Double
@@ -139,11 +139,12 @@ extension LinkWorld {
             let s = here.chain
             let left = here.offset > 0
             var choices: [FaceAlignment.Option] = []
-            for (b, extra) in candidates where extra <= options.weights.alignWindow {
+            let w = options.weights
+            for (b, extra) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
-                choices.append(FaceAlignment.Option(building: b, along: at.along, extra: extra))
+                choices.append(FaceAlignment.Option(building: b, along: at.along, extra: max(0, extra - w.alignTolerance)))
             }
             guard !choices.isEmpty else { return }
             faces[2 * s + (left ? 1 : 0), default: []].append(

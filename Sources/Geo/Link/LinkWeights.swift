@@ -41,6 +41,11 @@ public struct LinkWeights: Sendable, Equatable {
     /// street (a corner house numbered on the cross street): on a run of numbered houses every
     /// house takes a number.
     public var passOver = 6.0
+    /// The alignment reads an address's cost for a footprint above its own best less this much:
+    /// a difference smaller than a point's common error along the street (a geocoder's slide, a
+    /// door at one end of a wide front) says nothing of which house is its own, so there the
+    /// order and the count of houses decide.
+    public var alignTolerance = 6.0
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
     /// A point this near the open end of its street's line may stand for a house beyond it
@@ -74,7 +79,8 @@ public struct LinkWeights: Sendable, Equatable {
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),
-        ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("alignWindow", \.alignWindow, false),
+        ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("alignTolerance", \.alignTolerance, false),
+        ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
         ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),
     ]
