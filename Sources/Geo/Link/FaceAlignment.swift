@@ -68,13 +68,27 @@ struct FaceAlignment {
     /// play, so the two footprints' own places are not counted).
     static func between(_ a: Mark, _ b: Mark) -> Int { max(0, b.below - a.upTo, a.below - b.upTo) }
 
+    /// The places along the street of the homes among a face's options, sorted, for `passOver`:
+    /// every footprint but an outbuilding, one a covered point holds (`held`), and one that is the
+    /// best footprint of an address of a street other than `street` (`bestOf`: the streets whose
+    /// addresses take each footprint first), as a corner house numbered on the cross street.
+    static func homes(_ entries: [Entry], street: Substring, held: Set<Int>, bestOf: [Int: Set<String>],
+                      outbuilding: (Int) -> Bool) -> [Double] {
+        var at: [Int: Double] = [:]
+        for e in entries {
+            for o in e.options where !held.contains(o.building) && !outbuilding(o.building)
+                && !(bestOf[o.building]?.contains { $0 != street } ?? false) { at[o.building] = o.along }
+        }
+        return at.values.sorted()
+    }
+
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
 
     /// A dynamic programme over (entry, option): the least cost of matching entries 0...i with
     /// entry i matched to that option, its predecessor the last entry matched before it.
     private static func solve(_ entries: [Entry], direction: Double, _ rules: Rules, shareable: (Int) -> Bool)
         -> (total: Double, matched: [Int: Int]) {
-        let leaveOut = rules.leaveOut, backstep = rules.backstep
+        let leaveOut = rules.leaveOut, backstep = rules.backstep, passOver = rules.passOver
         let n = entries.count
         var table: [[Step]] = []
         table.reserveCapacity(n)
@@ -84,6 +98,7 @@ struct FaceAlignment {
             row.reserveCapacity(e.options.count)
             for (oi, o) in e.options.enumerated() {
                 var best = Step(cost: leaveOut * Double(i), from: nil)
+                let here = passOver > 0 ? rules.marks[i][oi] : nil
                 for j in stride(from: i - 1, through: max(0, i - maxGap), by: -1) {
                     let skipped = leaveOut * Double(i - j - 1)
                     if skipped >= best.cost { break }
@@ -95,7 +110,7 @@ struct FaceAlignment {
                             guard prev.household == e.household || shareable(o.building) else { continue }
                         } else {
                             c += backstep * max(0, direction * (po.along - o.along))
-                            if rules.passOver > 0 { c += rules.passOver * Double(between(rules.marks[j][k], rules.marks[i][oi])) }
+                            if let here { c += passOver * Double(between(rules.marks[j][k], here)) }
                         }
                         if c < best.cost { best = Step(cost: c, from: (j, k)) }
                     }
@@ -160,8 +175,7 @@ extension LinkWorld {
         // Only the fixed addresses of the same street near an address to align can pin it.
         var fixedBuilding: [Int: Int] = [:]
         for f in fixed { fixedBuilding[f.address] = f.building }
-        // A footprint another street's address takes first, or a covered point holds, is no home
-        // left unnumbered when the alignment passes it over.
+        // What no face counts as a home (`FaceAlignment.homes`).
         let held = Set(fixed.map(\.building))
         var bestOf: [Int: Set<String>] = [:]
         for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
@@ -181,14 +195,10 @@ extension LinkWorld {
             // A face whose numbers do not run along the street has no order to align.
             guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
-            let street = Occupancy.street(of: entries[0].household)
-            var homes: [Int: Double] = [:]
-            for e in entries {
-                for o in e.options where !held.contains(o.building) && !isOutbuilding(o.building)
-                    && !(bestOf[o.building]?.contains { $0 != street } ?? false) { homes[o.building] = o.along }
-            }
+            let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
+                                            bestOf: bestOf, outbuilding: { self.isOutbuilding($0) })
             for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
-                                                 homes: homes.values.sorted(), passOver: options.weights.passOver,
+                                                 homes: homes, passOver: options.weights.passOver,
                                                  shareable: shareable) where slot >= 0 {
                 out[slot] = b
             }

@@ -36,6 +36,16 @@ import Testing
         #expect(got == [0: 0, 1: 9, 2: 1, 3: 3])
     }
 
+    /// Footprints 0 to 4 along the street: 1 holds a covered point, 2 is an outbuilding, 3 is the
+    /// best footprint of a cross street's address, 4 of one of the face's own street.
+    @Test func homesLeaveOutHeldFootprintsOutbuildingsAndCornerHouses() {
+        let options = [0.0, 8, 16, 24, 32].enumerated().map { Option(building: $0.offset, along: $0.element, extra: 0) }
+        let face = [Entry(slot: 0, number: 1, at: 0, household: "1|main st", rank: 0, options: options)]
+        let got = FaceAlignment.homes(face, street: "main st", held: [1], bestOf: [3: ["side st"], 4: ["main st"]],
+                                      outbuilding: { $0 == 2 })
+        #expect(got == [0, 32])
+    }
+
     @Test func betweenCountsOnlyHomesStrictlyInside() {
         let homes = [0.0, 8, 16, 24]
         let between = { (a: Double, b: Double) in
