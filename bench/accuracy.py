@@ -17,6 +17,7 @@ import argparse, csv, glob, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import table  # noqa: E402  (the same table format as the timings)
+from layers import layer  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
@@ -37,21 +38,22 @@ def cases(data):
     out = []
     for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
         d = os.path.dirname(truth)
-        b, s = os.path.join(d, "buildings.geojson"), os.path.join(d, "segments.geojson")
-        if not os.path.exists(b):
+        b, s = layer(d, "buildings"), layer(d, "segments")
+        if b is None:
+            print(f"accuracy: {d} has a truth table but no buildings.geojson(seq); left out", file=sys.stderr)
             continue
         for a in sorted(glob.glob(os.path.join(d, "addresses*.geojson*"))):
             placement = os.path.basename(a).split(".")[0].replace("addresses", "").lstrip("-") or "as given"
-            out.append((os.path.basename(d), placement, b, a, s if os.path.exists(s) else None, truth))
+            out.append((os.path.basename(d), placement, b, a, s, truth))
     return out
 
 
 def truth_areas(data):
-    """(area folder, truth.csv) of each area under `data` with a truth table and inside points to
-    derive placements from."""
+    """(area folder, truth.csv) of each area under `data` with a truth table, and inside points,
+    buildings and roads to derive placements from."""
     for truth in sorted(glob.glob(os.path.join(data, "*", "truth.csv"))):
         area = os.path.dirname(truth)
-        if os.path.exists(os.path.join(area, "addresses.geojsonseq")):
+        if all(layer(area, n) for n in ("addresses", "buildings", "segments")):
             yield area, truth
 
 
@@ -82,8 +84,7 @@ def derived_cases(data):
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
         derive(area, cache, ".done-4")
         # A geocoder-style placement only where the area has none of its own.
-        wanted = {"entrance", "interpolated", "parcel"} | (set() if os.path.exists(os.path.join(area, "addresses-geocoded.geojsonseq"))
-                                                           else {"geocoded"})
+        wanted = {"entrance", "interpolated", "parcel"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
         out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)
                 and c[1] in wanted]
     return out
@@ -99,10 +100,9 @@ def drawn_cases(data, seeds, slide):
         for k in range(1, seeds + 1):
             cache = os.path.join(CACHE, "placements", "drawn", f"{os.path.basename(area)}-slide{slide:g}-seed{k}")
             derive(area, cache, ".done-1", "--slide", f"{slide:g}", "--seed", str(k))
-            b, s = os.path.join(cache, "buildings.geojson"), os.path.join(cache, "segments.geojson")
             out.setdefault(os.path.basename(area), []).append(
-                (os.path.basename(area), f"geocoded seed {k}", b, os.path.join(cache, "addresses-geocoded.geojsonseq"),
-                 s if os.path.exists(s) else None, truth))
+                (os.path.basename(area), f"geocoded seed {k}", layer(cache, "buildings"),
+                 os.path.join(cache, "addresses-geocoded.geojsonseq"), layer(cache, "segments"), truth))
     return out
 
 

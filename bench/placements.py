@@ -29,6 +29,9 @@ from shapely.geometry import Point, shape
 import numpy as np
 import shapely
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import layer  # noqa: E402
+
 DRIVABLE = {"motorway", "trunk", "primary", "secondary", "tertiary", "residential", "living_street",
             "unclassified", "service", "pedestrian", "track", "unknown"}
 
@@ -79,7 +82,7 @@ def main():
     area, out = args.area, args.out
     os.makedirs(out, exist_ok=True)
     crs = pyproj.CRS.from_user_input(4326)
-    feats_b = features(os.path.join(area, "buildings.geojson"))
+    feats_b = features(layer(area, "buildings"))
     g0 = shape(feats_b[0]["geometry"]).centroid
     utm = pyproj.CRS.from_dict({"proj": "utm", "zone": int((g0.x + 180) // 6) + 1, "south": g0.y < 0})
     fwd = pyproj.Transformer.from_crs(crs, utm, always_xy=True).transform
@@ -88,13 +91,13 @@ def main():
         return shapely.transform(g, lambda c: np.column_stack(f(c[:, 0], c[:, 1])))
     B = {f.get("id") or f["properties"]["id"]: transform(fwd, shape(f["geometry"])) for f in feats_b}
     roads = []
-    for f in features(os.path.join(area, "segments.geojson")):
+    for f in features(layer(area, "segments")):
         p = f["properties"]
         if p.get("class", "unknown") in DRIVABLE:
             roads.append((norm((p.get("names") or {}).get("primary")), transform(fwd, shape(f["geometry"]))))
     tree = STRtree([g for _, g in roads])
     truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(os.path.join(area, "truth.csv")))}
-    addresses = features(os.path.join(area, "addresses.geojsonseq"))
+    addresses = features(layer(area, "addresses"))
 
     def street_of(a, b):
         """The road an address fronts: nearest same-named road within 150 m, else nearest road."""
@@ -176,10 +179,10 @@ def main():
                     x, y = back(pts[a["id"]].x, pts[a["id"]].y)
                     a["geometry"] = {"type": "Point", "coordinates": [round(x, 7), round(y, 7)]}
                 fh.write(json.dumps(a, separators=(",", ":"), ensure_ascii=False) + "\n")
-    for f in ("buildings.geojson", "segments.geojson", "truth.csv", "addresses.geojsonseq"):
-        dst = os.path.join(out, f)
+    for src in (layer(area, "buildings"), layer(area, "segments"), os.path.join(area, "truth.csv"), layer(area, "addresses")):
+        dst = os.path.join(out, os.path.basename(src))
         if not os.path.exists(dst):
-            os.symlink(os.path.abspath(os.path.join(area, f)), dst)
+            os.symlink(os.path.abspath(src), dst)
     print(f"placements: {', '.join(f'{k} {len(v)}' for k, v in placed.items())} in {out}", file=sys.stderr)
 
 
