@@ -172,6 +172,17 @@ public enum Planar {
         return found ? best : nil
     }
 
+    /// The least and the greatest depth of the rings' corners beyond `p` along the unit vector
+    /// `dir` (infinite and minus infinite for empty rings).
+    public static func depthRange<Rings: Sequence>(of rings: Rings, from p: Coord, along dir: Coord) -> (lo: Double, hi: Double)
+        where Rings.Element: CoordRing {
+        var lo = Double.infinity, hi = -Double.infinity
+        for r in rings {
+            for c in r { let k = dot(sub(c, p), dir); lo = min(lo, k); hi = max(hi, k) }
+        }
+        return (lo, hi)
+    }
+
     /// The point of the rings' edges nearest `p` (p itself for empty rings).
     public static func closestPoint<Rings: Sequence>(on rings: Rings, to p: Coord) -> Coord
         where Rings.Element: CoordRing {

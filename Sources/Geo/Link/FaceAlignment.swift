@@ -8,7 +8,9 @@
 /// lands on its own house, because its neighbours' order holds it there.
 struct FaceAlignment {
     /// One address of a face: its candidates on the face's side, with their place along the
-    /// street and their cost above the address's own best (less `LinkWeights.alignTolerance`).
+    /// street and their cost above the address's own best (less `LinkWeights.alignTolerance`), plus
+    /// `LinkWeights.recessCost` per metre the spot of the footprint the point stands before lies
+    /// back from the footprint's front (`Candidate.recess`).
     struct Entry {
         var slot: Int
         var number: Double
@@ -149,17 +151,18 @@ extension LinkWorld {
     func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
         var faces: [Int: [FaceAlignment.Entry]] = [:]
         var along: [Int: (along: Double, offset: Double)] = [:]
-        func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double)]) throws {
+        func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double, recess: Double)]) throws {
             guard let number = attrs.numbers[aIdx[a]], let here = placeOnStreet(a), here.offset != 0 else { return }
             let s = here.chain
             let left = here.offset > 0
             var choices: [FaceAlignment.Option] = []
             let w = options.weights
-            for (b, extra) in candidates where extra <= w.alignWindow {
+            for (b, extra, recess) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
-                choices.append(FaceAlignment.Option(building: b, along: at.along, extra: max(0, extra - w.alignTolerance)))
+                let read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
+                choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }
             guard !choices.isEmpty else { return }
             faces[2 * s + (left ? 1 : 0), default: []].append(
@@ -168,7 +171,7 @@ extension LinkWorld {
         var entered: [Int] = []
         for (slot, p) in pending.enumerated() {
             guard let best = p.scored.first else { continue }
-            try enter(slot: slot, address: p.address, p.scored.map { ($0.building, $0.cost - best.cost) })
+            try enter(slot: slot, address: p.address, p.scored.map { ($0.building, $0.cost - best.cost, $0.recess) })
             entered.append(p.address)
         }
         guard !entered.isEmpty else { return [:] }
@@ -186,7 +189,7 @@ extension LinkWorld {
             for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
             where fixedBuilding[j] != nil && streetKeys[j] == streetKeys[a] { near.insert(j) }
         }
-        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0)]) }
+        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0)]) }
         var out: [Int: Int] = [:]
         for key in faces.keys.sorted() {
             let entries = faces[key]!.sorted {

@@ -46,6 +46,13 @@ public struct LinkWeights: Sendable, Equatable {
     /// door at one end of a wide front) says nothing of which house is its own, so there the
     /// order and the count of houses decide.
     public var alignTolerance = 6.0
+    /// The alignment adds this per metre that the spot of a footprint nearest the point, when the
+    /// point stands before it, lies back from the footprint's front (its corner nearest the
+    /// street), up to `alignTolerance`: a frontage or door point stands before the front of its
+    /// own house, so a point before the corner where two houses meet, as near to both, faces the
+    /// one whose front reaches the street there. Small beside `passOver`: it breaks what the
+    /// tolerance leaves even, nothing more.
+    public var recessCost = 0.3
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
     /// A point this near the open end of its street's line may stand for a house beyond it
@@ -80,6 +87,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),
         ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("alignTolerance", \.alignTolerance, false),
+        ("recessCost", \.recessCost, false),
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
         ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),

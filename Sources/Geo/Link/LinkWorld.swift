@@ -298,16 +298,18 @@ final class LinkWorld {
             if d > bound + w.reach { break }
             var cost = d
             var facing = false
+            var recess = 0.0
             if let dir {
                 // Rays turned less than a right angle meet only what lies ahead of the point (away
                 // from the street) or only what lies behind it: skip a side the footprint misses.
-                var ahead = true, behind = true
-                if w.maxTurn < Double.pi / 2 {
-                    var lo = Double.infinity, hi = -Double.infinity
-                    for ring in rings(b) {
-                        for c in ring { let k = Planar.dot(Planar.sub(c, p), dir); lo = min(lo, k); hi = max(hi, k) }
-                    }
-                    ahead = hi > 0; behind = lo < 0
+                // The least depth is the footprint's front.
+                let (lo, hi) = Planar.depthRange(of: rings(b), from: p, along: dir)
+                let ahead = w.maxTurn >= Double.pi / 2 || hi > 0, behind = w.maxTurn >= Double.pi / 2 || lo < 0
+                // The spot of the footprint nearest the point, when it lies beyond the point (the
+                // point stands before it): how far back from the front it stands.
+                if w.recessCost > 0 {
+                    let spot = Planar.dot(Planar.sub(Planar.closestPoint(on: rings(b), to: p), p), dir)
+                    recess = spot > 0 ? max(0, spot - lo) : 0
                 }
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
@@ -344,7 +346,7 @@ final class LinkWorld {
                 if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }
             bound = min(bound, cost)
-            out.append(Candidate(building: b, distance: d, cost: cost, directional: facing))
+            out.append(Candidate(building: b, distance: d, cost: cost, directional: facing, recess: recess))
         }
         sortByCost(&out)
         return out

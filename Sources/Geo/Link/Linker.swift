@@ -356,6 +356,10 @@ struct Candidate {
     var distance: Double
     var cost: Double
     var directional: Bool
+    /// How far the spot of the footprint nearest the point stands back from the footprint's
+    /// front, its corner nearest the street (metres away from the street): 0 without a street, or
+    /// where that spot does not lie beyond the point (a point beside or behind the footprint).
+    var recess = 0.0
 }
 
 /// The linker's per-address and per-segment attributes (id ranks, street and house keys, house
