@@ -299,17 +299,19 @@ final class LinkWorld {
             var cost = d
             var facing = false
             var recess = 0.0
+            var spot: Coord? = nil  // the footprint's point nearest the point, once worked out
             if let dir {
                 // Rays turned less than a right angle meet only what lies ahead of the point (away
                 // from the street) or only what lies behind it: skip a side the footprint misses.
-                // The least depth is the footprint's front.
                 let (lo, hi) = Planar.depthRange(of: rings(b), from: p, along: dir)
                 let ahead = w.maxTurn >= Double.pi / 2 || hi > 0, behind = w.maxTurn >= Double.pi / 2 || lo < 0
                 // The spot of the footprint nearest the point, when it lies beyond the point (the
-                // point stands before it): how far back from the front it stands.
+                // point stands before it): how far back from the front (the least depth) it stands.
                 if w.recessCost > 0 {
-                    let spot = Planar.dot(Planar.sub(Planar.closestPoint(on: rings(b), to: p), p), dir)
-                    recess = spot > 0 ? max(0, spot - lo) : 0
+                    let q = Planar.closestPoint(on: rings(b), to: p)
+                    let depth = Planar.dot(Planar.sub(q, p), dir)
+                    recess = depth > 0 ? max(0, depth - lo) : 0
+                    spot = q
                 }
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
@@ -342,7 +344,7 @@ final class LinkWorld {
             }
             if isOutbuilding(b) { cost += w.outbuildingPenalty }
             if cost < bound + w.reach, d > 0 {
-                let q = Planar.closestPoint(on: rings(b), to: p)
+                let q = spot ?? Planar.closestPoint(on: rings(b), to: p)
                 if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }
             bound = min(bound, cost)
