@@ -50,8 +50,8 @@ public struct LinkWeights: Sendable, Equatable {
     /// point stands before it, lies back from the footprint's front (its corner nearest the
     /// street), up to `alignTolerance`: a frontage or door point stands before the front of its
     /// own house, so a point before the corner where two houses meet, as near to both, faces the
-    /// one whose front reaches the street there. Small beside `passOver`: it breaks what the
-    /// tolerance leaves even, nothing more.
+    /// one whose front reaches the street there. Small beside `passOver`: one point's recess
+    /// breaks what the tolerance leaves even, but never outweighs a house in the count.
     public var recessCost = 0.3
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
