@@ -359,6 +359,8 @@ struct Candidate {
     /// How far the spot of the footprint nearest the point stands back from the footprint's
     /// front, its corner nearest the street (metres away from the street): 0 without a street, or
     /// where that spot does not lie beyond the point (a point beside or behind the footprint).
+    /// Worked out for every candidate scored, even one past `LinkWeights.reach`: at a piled street
+    /// end `StreetEnd` may cost it again from the street's continuation, down to the best.
     var recess = 0.0
 }
 
