@@ -71,6 +71,8 @@ final class LinkWorld {
     /// Whether the numbers at each street end met so far are piled there (`StreetEnd`).
     var piledEnds: [Int: Bool] = [:]
     let frontageRoad: [Bool]
+    /// The roads `crossesRoad` reads as between a point and a house (`separatesHouses`).
+    let separatingRoad: [Bool]
     let segmentIndex: GridIndex
 
     /// A world over one tile's features (global indexes), already projected.
@@ -125,6 +127,7 @@ final class LinkWorld {
         lines = sIdx.map { layers.lines[$0] }
         segmentKeys = sIdx.map { attrs.segmentKeys[$0] }
         frontageRoad = sIdx.map { attrs.frontage[$0] }
+        separatingRoad = sIdx.map { attrs.separating[$0] }
         segmentIndex = GridIndex(boxes: sIdx.map { layers.lineBoxes[$0] })
 
         // Moved into memory the world owns: its queries read rings through plain pointers,
@@ -158,17 +161,6 @@ final class LinkWorld {
         for n in partSizes { out.append(PolygonCoords(rings: Array(rings[k..<(k + n)]))); k += n }
         return out
     }
-
-    /// Roads a house can front: not paths, footways, steps, cycleways, motorways or links.
-    static func isFrontageRoad(_ s: Segment) -> Bool {
-        if let sub = s.subtype, sub != "road" { return false }
-        if s.subclass == "link" { return false }
-        switch s.segmentClass {
-        case "footway", "path", "steps", "cycleway", "bridleway", "motorway", "sidewalk", "crosswalk": return false
-        default: return true
-        }
-    }
-
 
     /// Number and street: two addresses with the same key (units of one number) are one
     /// household's.
@@ -254,10 +246,11 @@ final class LinkWorld {
         return found
     }
 
-    /// True when the straight line p→q crosses a frontage road's centreline.
+    /// True when the straight line p→q crosses the centreline of a road that separates houses
+    /// from the points across it (`separatesHouses`).
     func crossesRoad(_ p: Coord, _ q: Coord) throws -> Bool {
         let box = BBox(minX: min(p.x, q.x), minY: min(p.y, q.y), maxX: max(p.x, q.x), maxY: max(p.y, q.y))
-        for s in segmentIndex.query(box) where frontageRoad[s] {
+        for s in segmentIndex.query(box) where separatingRoad[s] {
             let l = lines[s]
             for i in 0..<max(0, l.count - 1) where Planar.segmentsIntersect(p, q, l[i], l[i + 1]) { return true }
         }

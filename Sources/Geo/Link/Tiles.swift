@@ -190,7 +190,7 @@ struct ProjectedLayers: Sendable {
 struct FeatureAttributes: Sendable {
     let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
-    let segmentKeys: [String?], frontage: [Bool]
+    let segmentKeys: [String?], frontage: [Bool], separating: [Bool]
 
     /// The buildings' part, worked out on its own (it can run beside the other part).
     struct OfBuildings: Sendable {
@@ -207,7 +207,7 @@ struct FeatureAttributes: Sendable {
     /// The addresses' and segments' part.
     struct OfAddresses: Sendable {
         let ids: [String], rank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
-        let segmentKeys: [String?], frontage: [Bool]
+        let segmentKeys: [String?], frontage: [Bool], separating: [Bool]
         init(_ addresses: [Address], _ segments: [Segment]) {
             ids = addresses.map { $0.id }
             rank = IDOrder.ranks(ids)
@@ -217,13 +217,15 @@ struct FeatureAttributes: Sendable {
             numbers = HouseNumbers.values(addresses.map(\.number))
             segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
             frontage = segments.map(LinkWorld.isFrontageRoad)
+            let named = segmentKeys.map { $0 != nil }
+            separating = segments.indices.map { LinkWorld.separatesHouses(segments[$0], named: named[$0]) }
         }
     }
 
     init(_ b: OfBuildings, _ a: OfAddresses) {
         buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; open = b.open; multiUnitClass = b.multiUnitClass
         addressIDs = a.ids; addressRank = a.rank; streetKeys = a.streetKeys; houseKeys = a.houseKeys; numbers = a.numbers
-        segmentKeys = a.segmentKeys; frontage = a.frontage
+        segmentKeys = a.segmentKeys; frontage = a.frontage; separating = a.separating
     }
 
 }
