@@ -60,7 +60,7 @@ struct LinkerFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("BUFFER tier distance in metres.", valueName: "m"))
     var buffer: Double = 10
     @Option(name: .long, help: ArgumentHelp("NEAREST search radius in metres.", valueName: "m"))
-    var radius: Double = 50
+    var radius: Double = LinkerOptions().searchMeters
     @Option(name: .long, help: ArgumentHelp("Parallel workers (default: one per core); the output does not depend on it.", valueName: "n"))
     var workers: Int?
     @Option(name: .long, help: ArgumentHelp("Change one scoring weight (metres of cost; angles in degrees; smallFootprint in square metres), for sweeps; repeatable. Names: \(LinkWeights.names.joined(separator: ", ")).", valueName: "name=value"))

@@ -264,7 +264,7 @@ extension LinkResult {
         s.building("b", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
         s.address("near", 15, 5)
         s.address("mid", 35, 5)
-        s.address("out", 70, 5)
+        s.address("out", 10 + LinkerOptions().searchMeters + 10, 5)  // 10 m beyond the radius
         let r = try s.link()
         #expect(r.link("near").method == .buffer)
         #expect(r.link("mid").method == .nearest && r.link("mid").buildingID == "b")
