@@ -133,11 +133,22 @@ public enum Planar {
     public static func distance<Rings: Sequence>(from p: Coord, toRings rings: Rings) -> Double
         where Rings.Element: CoordRing {
         if covers(rings, p, tolerance: 0) { return 0 }
-        var best = Double.infinity
+        return nearestOnEdges(of: rings, to: p).distance
+    }
+
+    /// The point of the rings' edges nearest `p` and its distance (p itself and infinity for
+    /// rings with no edge), whether or not the rings cover `p`.
+    public static func nearestOnEdges<Rings: Sequence>(of rings: Rings, to p: Coord) -> (point: Coord, distance: Double)
+        where Rings.Element: CoordRing {
+        var best = p, bestD = Double.infinity
         for r in rings where r.count > 1 {
-            for i in 0..<(r.count - 1) { best = min(best, length(sub(p, closestOnSegment(p, r[i], r[i + 1]).0))) }
+            for i in 0..<(r.count - 1) {
+                let (c, _) = closestOnSegment(p, r[i], r[i + 1])
+                let d = length(sub(p, c))
+                if d < bestD { bestD = d; best = c }
+            }
         }
-        return best
+        return (best, bestD)
     }
 
     /// Distance between an area (`rings`) and a polyline (0 when the line touches or enters
@@ -186,15 +197,7 @@ public enum Planar {
     /// The point of the rings' edges nearest `p` (p itself for empty rings).
     public static func closestPoint<Rings: Sequence>(on rings: Rings, to p: Coord) -> Coord
         where Rings.Element: CoordRing {
-        var best = p, bestD = Double.infinity
-        for r in rings where r.count > 1 {
-            for i in 0..<(r.count - 1) {
-                let (c, _) = closestOnSegment(p, r[i], r[i + 1])
-                let d = length(sub(p, c))
-                if d < bestD { bestD = d; best = c }
-            }
-        }
-        return best
+        nearestOnEdges(of: rings, to: p).point
     }
 
     /// Signed area of a closed ring (shoelace; positive counter-clockwise), square units.

@@ -287,25 +287,21 @@ final class LinkWorld {
         }
         var out: [Candidate] = []
         var bound = Double.infinity
-        for (b, d) in near {
+        for (b, d, q) in near {
             if d > bound + w.reach { break }
             var cost = d
             var facing = false
             var recess = 0.0
-            var spot: Coord? = nil  // the footprint's point nearest the point, once worked out
             if let dir {
                 // Rays turned less than a right angle meet only what lies ahead of the point (away
                 // from the street) or only what lies behind it: skip a side the footprint misses.
                 let (lo, hi) = Planar.depthRange(of: rings(b), from: p, along: dir)
                 let ahead = w.maxTurn >= Double.pi / 2 || hi > 0, behind = w.maxTurn >= Double.pi / 2 || lo < 0
-                // The spot of the footprint nearest the point, when it lies beyond the point (the
-                // point stands before it): how far back from the front (the least depth) it stands.
-                if w.recessCost > 0 {
-                    let q = Planar.closestPoint(on: rings(b), to: p)
-                    let depth = Planar.dot(Planar.sub(q, p), dir)
-                    recess = depth > 0 ? max(0, depth - lo) : 0
-                    spot = q
-                }
+                // The spot of the footprint nearest the point (q), when it lies beyond the point
+                // (the point stands before it): how far back from the front (the least depth) it
+                // stands.
+                let depth = Planar.dot(Planar.sub(q, p), dir)
+                recess = depth > 0 ? max(0, depth - lo) : 0
                 var best = d + turnCost * Double.pi / 2
                 var turn = 0.0
                 while turn <= w.maxTurn + 1e-9 {
@@ -337,7 +333,6 @@ final class LinkWorld {
             }
             if isOutbuilding(b) { cost += w.outbuildingPenalty }
             if cost < bound + w.reach, d > 0 {
-                let q = spot ?? Planar.closestPoint(on: rings(b), to: p)
                 if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
             }
             bound = min(bound, cost)
@@ -378,12 +373,14 @@ final class LinkWorld {
         return false
     }
 
-    /// The footprints within `r` metres of `p` and their distances, in the index's order.
-    func footprints(near p: Coord, within r: Double) -> [(building: Int, distance: Double)] {
-        var found: [(building: Int, distance: Double)] = []
+    /// The footprints within `r` metres of `p`, each with its distance and the point of its edges
+    /// nearest `p`, in the index's order.
+    func footprints(near p: Coord, within r: Double) -> [(building: Int, distance: Double, nearest: Coord)] {
+        var found: [(building: Int, distance: Double, nearest: Coord)] = []
         for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let d = Planar.distance(from: p, toRings: rings(b))
-            if d <= r { found.append((b, d)) }
+            let edge = Planar.nearestOnEdges(of: rings(b), to: p)
+            let d = Planar.covers(rings(b), p, tolerance: 0) ? 0 : edge.distance
+            if d <= r { found.append((b, d, edge.point)) }
         }
         return found
     }

@@ -17,8 +17,8 @@ public struct LinkerOptions: Sendable {
     public var bufferMeters = 10.0
     /// NEAREST tier: candidates lie within this many metres of the point. A house in a court or
     /// on a deep lot stands well back from the street its number is on, and a geocoder's point
-    /// stands on that street: 50 m left some of Queens' out of reach; 80 m and 150 m link the
-    /// same (README, "Why these values").
+    /// stands on that street: 50 m left some of Queens' out of reach; 80, 100 and 150 m link
+    /// the same to within one address (README, "Why these values").
     public var searchMeters = 80.0
     /// How far from the point the address's street is looked for (metres).
     public var streetSearchMeters = 150.0

@@ -22,4 +22,16 @@ struct PlanarDepthTests {
         let none = Planar.depthRange(of: [[Coord]](), from: Coord(0, 0), along: Coord(1, 0))
         #expect(none.lo == .infinity && none.hi == -.infinity)
     }
+
+    /// `Planar.nearestOnEdges`: the nearest point of the edges and its distance, from outside
+    /// and from inside (where `distance(from:toRings:)` says 0); none for rings without an edge.
+    @Test func theNearestPointOfTheEdges() {
+        let outside = Planar.nearestOnEdges(of: rect, to: Coord(2, -5))
+        #expect(outside.point == Coord(2, 0) && outside.distance == 5)
+        let inside = Planar.nearestOnEdges(of: rect, to: Coord(3.5, 1))
+        #expect(inside.point == Coord(4, 1) && inside.distance == 0.5)
+        #expect(Planar.distance(from: Coord(3.5, 1), toRings: rect) == 0)
+        let none = Planar.nearestOnEdges(of: [[Coord(1, 1)]], to: Coord(0, 0))
+        #expect(none.point == Coord(0, 0) && none.distance == .infinity)
+    }
 }
