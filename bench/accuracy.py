@@ -106,15 +106,21 @@ def drawn_cases(data, seeds, slide):
     return out
 
 
+class LinkFailed(Exception):
+    """flyr link exited with neither 0 nor 1 (bad input, an empty truth table...)."""
+
+
 def link(case, extra, out):
-    """Runs flyr link with --check; returns (accuracy, the link CSV's path)."""
+    """Runs flyr link with --check; returns (accuracy, the link CSV's path). Raises LinkFailed
+    when flyr exits with anything but 0 or 1, naming the exit code and flyr's last message."""
     _, _, b, a, s, truth = case
     cmd = [FLYR, "link", "--buildings", b, "--addresses", a, "--check", truth, "--json", "--force", "-o", out, *extra]
     if s:
         cmd[4:4] = ["--segments", s]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in (0, 1):
-        sys.exit(f"accuracy: {' '.join(cmd)} failed with exit {p.returncode}:\n{p.stderr}")
+        last = (p.stderr.strip().splitlines() or ["no message"])[-1]
+        raise LinkFailed(f"exit {p.returncode}: {last}")
     return json.loads(p.stderr.strip().splitlines()[-1])["check"]["accuracy"], out
 
 
@@ -150,10 +156,17 @@ def main():
     if not all_cases:
         sys.exit(f"accuracy: no area with a truth.csv under {', '.join(folders) or 'no folder'}")
     tmp = tempfile.mkdtemp(prefix="flyr-accuracy-")
-    rows, calib = [], []
+    rows, calib, failed = [], [], []
     for c in all_cases:
-        flyr, path = link(c, [], os.path.join(tmp, "flyr.csv"))
-        plain, _ = link(c, PLAIN_ARGS, os.path.join(tmp, "plain.csv"))
+        # One area's bad file fails its rows, not the whole matrix.
+        try:
+            flyr, path = link(c, [], os.path.join(tmp, "flyr.csv"))
+            plain, _ = link(c, PLAIN_ARGS, os.path.join(tmp, "plain.csv"))
+        except LinkFailed as e:
+            print(f"accuracy: {c[0]} {c[1]}: flyr link failed, {e}", file=sys.stderr)
+            rows.append([c[0], c[1], "failed", "failed"])
+            failed.append(c)
+            continue
         rows.append([c[0], c[1], f"{100 * flyr:.2f} %", f"{100 * plain:.2f} %"])
         if args.calibration:
             calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(path, c[5])]
@@ -162,25 +175,33 @@ def main():
     if args.calibration:
         table("Confidence calibration (BUFFER and NEAREST links of truth rows)",
               ["area", "placement", "confidence", "links", "correct"], calib)
-    if args.sweep:
+    all_cases = [c for c in all_cases if c not in failed]
+    if args.sweep and all_cases:
         srows = []
         for w, v in SWEEP.items():
             for f in (0.5, 2):
                 srows.append([f"{w}={v * f:g}"] + [f"{100 * link(c, ['--weight', f'{w}={v * f:g}'], os.path.join(tmp, 's.csv'))[0]:.2f}"
                                                    for c in all_cases])
         table("Weight sweep: accuracy (%) with one weight at half or double its default",
-              ["weight"] + [f"{c[0]} {c[1]}" for c in all_cases], [["defaults"] + [r[2][:-2] for r in rows]] + srows)
+              ["weight"] + [f"{c[0]} {c[1]}" for c in all_cases], [["defaults"] + [r[2][:-2] for r in rows if r[2] != "failed"]] + srows)
     if args.geocoder_seeds > 0:
         drows = []
         for d in folders:
             for area, cs in drawn_cases(os.path.abspath(d), args.geocoder_seeds, args.geocoder_slide).items():
-                f = [100 * link(c, [], os.path.join(tmp, "d.csv"))[0] for c in cs]
-                p = [100 * link(c, PLAIN_ARGS, os.path.join(tmp, "d.csv"))[0] for c in cs]
+                try:
+                    f = [100 * link(c, [], os.path.join(tmp, "d.csv"))[0] for c in cs]
+                    p = [100 * link(c, PLAIN_ARGS, os.path.join(tmp, "d.csv"))[0] for c in cs]
+                except LinkFailed as e:
+                    print(f"accuracy: {area} drawn: flyr link failed, {e}", file=sys.stderr)
+                    failed.append(area)
+                    continue
                 drows.append([area, f"{args.geocoder_slide:g} m", len(cs), f"{sum(f) / len(f):.2f} %",
                               f"{min(f):.2f}-{max(f):.2f} %", f"{sum(p) / len(p):.2f} %"])
         table("Geocoder-style placements drawn with other slides (derived from each area's truth)",
               ["area", "largest slide", "drawings", "flyr mean", "flyr least-greatest", "plain mean"], drows)
     subprocess.run(["rm", "-rf", tmp])
+    if failed:
+        sys.exit(f"accuracy: flyr link failed on {len(failed)} of the cases (see above)")
 
 
 if __name__ == "__main__":
