@@ -140,21 +140,45 @@ struct FaceAlignment {
     }
 }
 
+/// One block face: a side of a street's line; for the addresses read along the road their street
+/// search fell back to (`LinkWorld.facePlace`), also the street they name ("" for none).
+struct FaceKey: Hashable, Comparable {
+    var chain: Int
+    var left: Bool
+    var street: String?
+    static func < (l: FaceKey, r: FaceKey) -> Bool {
+        (l.chain, l.left ? 1 : 0, l.street ?? "", l.street == nil ? 0 : 1) < (r.chain, r.left ? 1 : 0, r.street ?? "", r.street == nil ? 0 : 1)
+    }
+}
+
 extension LinkWorld {
+    /// Where an address stands for the face alignment, and its face: along its own street's line
+    /// (`placeOnStreet`), else, when its own street is not near (a place name instead of a
+    /// street, a street missing from the extract, no street at all), along the line of the
+    /// named road its street search fell back to, in a face of its own street's numbers there.
+    func facePlace(_ a: Int) -> (place: StreetPlace, face: FaceKey)? {
+        if let here = placeOnStreet(a) { return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: nil)) }
+        guard let anchor = streetAnchor(a), !anchor.named, let s = streetChains.chainOf[anchor.segment],
+              let here = Planar.locate(points[a], on: streetChains.lines[s]) else { return nil }
+        let place = StreetPlace(chain: s, along: here.along, offset: here.offset)
+        return (place, FaceKey(chain: s, left: here.offset > 0, street: streetKeys[a] ?? ""))
+    }
+
     /// The footprint the face alignment gives each pending address (by its place in
     /// `pending`): the addresses with a number whose own street is near are grouped by that
-    /// street's segment and side, and each group whose numbers run along the street
-    /// (`LinkWeights.readsOrder`) aligned. Addresses without either are absent.
+    /// street's segment and side (the others by the road they stand by, `facePlace`), and each
+    /// group whose numbers run along the street (`LinkWeights.readsOrder`) aligned. Addresses
+    /// without either are absent.
     /// `fixed` holds addresses already linked for certain (COVERS): those of the same street
     /// within the house-number radius of an address to align take part with their own
     /// footprint only, so they pin the order of their neighbours.
     func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
-        var faces: [Int: [FaceAlignment.Entry]] = [:]
+        var faces: [FaceKey: [FaceAlignment.Entry]] = [:]
         var along: [Int: (along: Double, offset: Double)] = [:]
         func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double, recess: Double)]) throws {
-            guard let number = attrs.numbers[aIdx[a]], let here = placeOnStreet(a), here.offset != 0 else { return }
+            guard let number = attrs.numbers[aIdx[a]], let (here, face) = facePlace(a), here.offset != 0 else { return }
             let s = here.chain
-            let left = here.offset > 0
+            let left = face.left
             var choices: [FaceAlignment.Option] = []
             let w = options.weights
             for (b, extra, recess) in candidates where extra <= w.alignWindow {
@@ -165,7 +189,7 @@ extension LinkWorld {
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }
             guard !choices.isEmpty else { return }
-            faces[2 * s + (left ? 1 : 0), default: []].append(
+            faces[face, default: []].append(
                 FaceAlignment.Entry(slot: slot, number: number, at: here.along, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
         }
         var entered: [Int] = []
@@ -195,8 +219,11 @@ extension LinkWorld {
             let entries = faces[key]!.sorted {
                 ($0.number, $0.household, $0.rank) < ($1.number, $1.household, $1.rank)
             }
-            // A face whose numbers do not run along the street has no order to align.
-            guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }) else { continue }
+            // A face whose numbers do not run along the street has no order to align; one read
+            // along another street's line must show its order (a pair of numbers compared).
+            let pairs = entries.map { (x: $0.at, n: $0.number) }
+            guard options.weights.readsOrder(pairs),
+                  key.street == nil || HouseNumbers.agreement(pairs, apart: options.weights.orderApart) != nil else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
             let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
                                             bestOf: bestOf, outbuilding: { self.isOutbuilding($0) })
