@@ -158,10 +158,8 @@ extension LinkWorld {
     /// named road its street search fell back to, in a face of its own street's numbers there.
     func facePlace(_ a: Int) -> (place: StreetPlace, face: FaceKey)? {
         if let here = placeOnStreet(a) { return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: nil)) }
-        guard let anchor = streetAnchor(a), !anchor.named, let s = streetChains.chainOf[anchor.segment],
-              let here = Planar.locate(points[a], on: streetChains.lines[s]) else { return nil }
-        let place = StreetPlace(chain: s, along: here.along, offset: here.offset)
-        return (place, FaceKey(chain: s, left: here.offset > 0, street: streetKeys[a] ?? ""))
+        guard let anchor = streetAnchor(a), !anchor.named, let here = place(a, alongChainOf: anchor.segment) else { return nil }
+        return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: streetKeys[a] ?? ""))
     }
 
     /// The footprint the face alignment gives each pending address (by its place in
@@ -221,9 +219,7 @@ extension LinkWorld {
             }
             // A face whose numbers do not run along the street has no order to align; one read
             // along another street's line must show its order (a pair of numbers compared).
-            let pairs = entries.map { (x: $0.at, n: $0.number) }
-            guard options.weights.readsOrder(pairs),
-                  key.street == nil || HouseNumbers.agreement(pairs, apart: options.weights.orderApart) != nil else { continue }
+            guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
             let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
                                             bestOf: bestOf, outbuilding: { self.isOutbuilding($0) })

@@ -71,9 +71,10 @@ public struct LinkWeights: Sendable, Equatable {
     public init() {}
 
     /// True when the numbers of `pairs` (position along the street, number) run along the
-    /// street steadily enough to be read (`orderAgreement`), or too few differ to tell.
-    func readsOrder(_ pairs: [(x: Double, n: Double)]) -> Bool {
-        HouseNumbers.agreement(pairs, apart: orderApart).map { $0 >= orderAgreement } ?? true
+    /// street steadily enough to be read (`orderAgreement`); `tooFew` when no pair of them is
+    /// compared (too few differ, or none stand `orderApart` apart).
+    func readsOrder(_ pairs: [(x: Double, n: Double)], tooFew: Bool = true) -> Bool {
+        HouseNumbers.agreement(pairs, apart: orderApart).map { $0 >= orderAgreement } ?? tooFew
     }
 
     /// Each weight `flyr link --weight` can set: its name, where it lives, and whether it is

@@ -410,14 +410,20 @@ extension LinkWorld {
         case 2: return places[a]
         default: break
         }
-        guard let anchor = streetAnchor(a), anchor.named, let s = streetChains.chainOf[anchor.segment],
-              let here = Planar.locate(points[a], on: streetChains.lines[s]) else {
+        guard let anchor = streetAnchor(a), anchor.named, let here = place(a, alongChainOf: anchor.segment) else {
             placeState[a] = 1
             return nil
         }
-        places[a] = StreetPlace(chain: s, along: here.along, offset: here.offset)
+        places[a] = here
         placeState[a] = 2
-        return places[a]
+        return here
+    }
+
+    /// Where the address's point lies along the line of the chain a segment belongs to; nil for
+    /// a segment without a name (no chain).
+    func place(_ a: Int, alongChainOf segment: Int) -> StreetPlace? {
+        guard let s = streetChains.chainOf[segment], let here = Planar.locate(points[a], on: streetChains.lines[s]) else { return nil }
+        return StreetPlace(chain: s, along: here.along, offset: here.offset)
     }
 }
 
