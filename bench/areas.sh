@@ -16,6 +16,12 @@
 #                    city, streets at several levels, buildings standing on the street line;
 #                    115 truth rows from addresses tagged on buildings
 #   monaco-nodes     the same extract with address nodes inside one building: 161 rows
+#   liechtenstein    Liechtenstein, © OpenStreetMap contributors (ODbL 1.0), the extract of
+#                    2013-08-03 that osm2pgsql's Debian source package carries as a test file
+#                    (fetched from Debian's archive and checked by its sha256): villages
+#                    (Schaan mostly) whose houses stand back along unnamed lanes off the
+#                    street that numbers them; 123 truth rows from addresses tagged on buildings
+#   liechtenstein-nodes  the same extract with address nodes inside one building: 156 rows
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
@@ -62,4 +68,13 @@ if [ ! -f "$out/monaco/truth.csv" ] || [ ! -f "$out/monaco-nodes/truth.csv" ]; t
     tar -xzf "$tmp/$sdist" -C "$tmp" quackosm-0.9.4/tests/test_files/monaco.osm.pbf
     # No Monaco profile in the tools; the address country it sets is not read by the linker.
     pair monaco monaco-nodes "$tmp/quackosm-0.9.4/tests/test_files/monaco.osm.pbf" helsinki-centre
+fi
+
+orig=osm2pgsql_1.8.0+ds.orig.tar.xz
+sum=de4d9dcb49cf1d7b0cb4fed57e4153db3dc82797eb76646e4f53df1f1bc8f37a
+if [ ! -f "$out/liechtenstein/truth.csv" ] || [ ! -f "$out/liechtenstein-nodes/truth.csv" ]; then
+    curl -fsSL -o "$tmp/$orig" "http://deb.debian.org/debian/pool/main/o/osm2pgsql/$orig"
+    echo "$sum  $tmp/$orig" | sha256sum -c --quiet
+    tar -xJf "$tmp/$orig" -C "$tmp" osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf
+    pair liechtenstein liechtenstein-nodes "$tmp/osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf" liechtenstein
 fi
