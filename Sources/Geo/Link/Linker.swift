@@ -334,11 +334,14 @@ public struct Linker: Sendable {
 
         // The tile's own addresses: street match, COVERS confidence, the unmatched.
         var out = TileLinks()
+        let held = world.heldKeys()
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
-                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
-                else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
+                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 } else {
+                    if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
+                    l.confidence = Linker.sharedHome(l.confidence, numbers: world.numbersOfStreet(a, on: b, held: held))
+                }
                 out.links.append((global, l))
             } else {
                 out.links.append((global, TileLink(building: -1, method: .none, confidence: 0, distance: 0, streetMatch: false)))

@@ -272,6 +272,30 @@ extension LinkResult {
         #expect(r.link("near").confidence > r.link("mid").confidence)
     }
 
+    /// Two numbers of one street on one home: at most one is its own, so each link's confidence
+    /// is halved; not on a footprint whose class holds several households, nor for units of one
+    /// number (one household).
+    @Test func numbersSharingAHomeHalveTheirConfidence() throws {
+        func scene(class cls: String?, second: (number: String, unit: String?)) throws -> LinkResult {
+            var s = Scene()
+            s.road("r", "LINESTRING(-20 0,140 0)", name: "Main Street")
+            s.building("h1", "POLYGON((0 10,10 10,10 20,0 20,0 10))", class: cls)
+            s.building("h2", "POLYGON((100 10,110 10,110 20,100 20,100 10))")
+            s.address("a", 5, 5, number: "1")
+            s.address("b", 5.5, 5, number: second.number, unit: second.unit)
+            s.address("c", 105, 5, number: "5")
+            return try s.link()
+        }
+        let house = try scene(class: nil, second: ("3", nil))
+        #expect(house.link("a").buildingID == "h1" && house.link("b").buildingID == "h1")
+        let alone = house.link("c").confidence
+        // Whichever the alignment gives the house, neither link claims more than half.
+        for id in ["a", "b"] { #expect(house.link(id).confidence <= Linker.sharedHome(alone, numbers: 2)) }
+        #expect(try scene(class: "apartments", second: ("3", nil)).link("a").confidence == alone)
+        #expect(try scene(class: nil, second: ("1", "B")).link("a").confidence == alone)
+        #expect(Linker.sharedHome(0.8, numbers: 1) == 0.8 && Linker.sharedHome(0.8, numbers: 3) == 0.267)
+    }
+
     /// A point a hair outside its footprint, with every piece of evidence for it, still ranks
     /// under a covered one, even one chosen among several footprints (0.9).
     @Test func aPointOutsideEveryFootprintStaysUnderCoversConfidence() {
