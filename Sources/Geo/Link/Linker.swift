@@ -332,7 +332,8 @@ public struct Linker: Sendable {
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
         }
 
-        // The tile's own addresses: street match, COVERS confidence, the unmatched.
+        // The tile's own addresses: street match, confidence (COVERS; a footprint off the street or
+        // holding other numbers of it), the unmatched.
         var out = TileLinks()
         let held = world.heldKeys()
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
