@@ -11,7 +11,7 @@ extension Linker {
     /// footprint or beside it), times the order factor (1 when the face alignment chose this
     /// footprint, 0.8 without an alignment, 0.6 when it chose another); BUFFER starts at 0.95,
     /// NEAREST at 0.8; at most `outsideCeiling`. Rounded to 3 decimals. Once the tile's links are
-    /// made, `streetMismatch` and `sharedHome` lower it further.
+    /// made, `streetMismatch` lowers it further, and once every tile's, `divideSharedHomes`.
     static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
                            order: OrderEvidence) -> Double {
         let base = method == .buffer ? 0.95 : 0.8
@@ -31,26 +31,26 @@ extension Linker {
     static func streetMismatch(_ c: Double) -> Double { (c * 0.8 * 1000).rounded() / 1000 }
 
     /// A BUFFER/NEAREST confidence divided by `numbers`, how many numbers of the address's street
-    /// its footprint holds, its own among them (`LinkWorld.numbersOfStreet`): one home, that many
+    /// its footprint holds, its own among them (`divideSharedHomes`): one home, that many
     /// numbers, at most one of them its own. Rounded to 3 decimals.
     static func sharedHome(_ c: Double, numbers: Int) -> Double {
         numbers > 1 ? (c / Double(numbers) * 1000).rounded() / 1000 : c
     }
-}
 
-extension LinkWorld {
-    /// The distinct house keys linked to each footprint of this world, COVERS links among them.
-    func heldKeys() -> [Int: Set<String>] {
-        var out: [Int: Set<String>] = [:]
-        for (a, b) in assigned.enumerated() { if let b { out[b, default: []].insert(houseKey(a)) } }
-        return out
-    }
-
-    /// How many numbers of address a's street footprint b holds (`held`, from `heldKeys`), a's own
-    /// among them; 1 on a footprint whose class says it holds several households (`multiUnitByClass`).
-    func numbersOfStreet(_ a: Int, on b: Int, held: [Int: Set<String>]) -> Int {
-        guard !attrs.multiUnitClass[bIdx[b]], let keys = held[b] else { return 1 }
-        let street = Occupancy.street(of: houseKey(a))
-        return max(1, keys.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) })
+    /// Each BUFFER/NEAREST link's confidence divided by how many numbers of its street its
+    /// footprint holds among the final links, its own among them (`sharedHome`); not on a
+    /// footprint whose class says it holds several households. `counts[b]`: the links to b.
+    static func divideSharedHomes(_ links: inout [TileLink?], counts: [Int], attrs: FeatureAttributes) {
+        var held: [Int: Set<String>] = [:]
+        for (a, l) in links.enumerated() {
+            if let b = l.map({ Int($0.building) }), b >= 0, counts[b] > 1 { held[b, default: []].insert(attrs.houseKeys[a]) }
+        }
+        for a in links.indices {
+            guard var l = links[a], l.method == .buffer || l.method == .nearest, let keys = held[Int(l.building)], keys.count > 1,
+                  !attrs.multiUnitClass[Int(l.building)] else { continue }
+            let street = Occupancy.street(of: attrs.houseKeys[a])
+            l.confidence = sharedHome(l.confidence, numbers: keys.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) })
+            links[a] = l
+        }
     }
 }

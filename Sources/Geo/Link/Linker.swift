@@ -221,6 +221,7 @@ public struct Linker: Sendable {
         }
         var counts = [Int](repeating: 0, count: buildings.count)
         for l in links { if let b = l?.building, b >= 0 { counts[Int(b)] += 1 } }
+        Linker.divideSharedHomes(&links, counts: counts, attrs: attrs)
         var byRank = [Int](repeating: 0, count: buildings.count)
         for b in buildings.indices { byRank[Int(attrs.buildingRank[b])] = b }
         let summaries = byRank.map { b in
@@ -332,17 +333,13 @@ public struct Linker: Sendable {
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
         }
 
-        // The tile's own addresses: street match, confidence (COVERS; a footprint off the street or
-        // holding other numbers of it), the unmatched.
+        // The tile's own addresses: street match, COVERS confidence, the unmatched.
         var out = TileLinks()
-        let held = world.heldKeys()
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
-                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 } else {
-                    if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
-                    l.confidence = Linker.sharedHome(l.confidence, numbers: world.numbersOfStreet(a, on: b, held: held))
-                }
+                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
+                else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 out.links.append((global, l))
             } else {
                 out.links.append((global, TileLink(building: -1, method: .none, confidence: 0, distance: 0, streetMatch: false)))
