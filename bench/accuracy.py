@@ -3,8 +3,8 @@
 each folder with a truth.csv, each of its address files (addresses*.geojsonseq / .geojson),
 flyr against plain nearest building. Also a sweep of the scoring weights (half and double each
 default) and a calibration table (confidence bucket -> share correct). With --derived, also the
-placements bench/placements.py derives from each area's truth (entrance, interpolated, parcel,
-and geocoder-style where the area has none),
+placements bench/placements.py derives from each area's truth (entrance, interpolated,
+centreline, parcel, and geocoder-style where the area has none),
 made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
 With --geocoder-seeds N, also N geocoder-style placements of each area drawn with other slides
 (--seed 1..N of bench/placements.py; --geocoder-slide sets their largest slide, 6 m by default),
@@ -23,9 +23,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
 CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "flyr-bench")
 
-# Every weight at 0: a candidate costs its distance, nothing else; COVERS still comes first.
-# That is plain nearest-building linking.
-PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty"]
+# Every weight at 0: a candidate costs its distance, nothing else, from the point as given (a
+# point on its street's line is not read off it); COVERS still comes first. That is plain
+# nearest-building linking.
+PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty",
+         "lineStep"]
 PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
@@ -82,9 +84,9 @@ def derived_cases(data):
     out = []
     for area, _ in truth_areas(data):
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
-        derive(area, cache, ".done-4")
+        derive(area, cache, ".done-5")
         # A geocoder-style placement only where the area has none of its own.
-        wanted = {"entrance", "interpolated", "parcel"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
+        wanted = {"entrance", "interpolated", "centreline", "parcel"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
         out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)
                 and c[1] in wanted]
     return out

@@ -9,6 +9,9 @@ only (never from flyr's output):
                 house to the last along the street, 8 m off its centreline; every number is
                 placed on it by linear interpolation between the face's lowest and highest
                 numbers (uneven lots and gaps give the error)
+  centreline    the interpolation line's rule on the street's centreline itself, as a street
+                range geocoder that sets no offset returns a point (TIGER-style): where along
+                the street, not on which side
   parcel        a parcel centroid: the footprint's centroid moved away from the street, into
                 the back yard, by a fixed pseudo-random 0-10 m, and sideways by -1..1 m
   geocoded      a street-range geocoder's point, by the rule of queens-village-ny's README:
@@ -130,7 +133,7 @@ def main():
         m, dx, dy = tangent(g, t)
         return Point(m.x - s * dy * off, m.y + s * dx * off)
 
-    placed = {"entrance": {}, "interpolated": {}, "parcel": {}, "geocoded": {}}
+    placed = {"entrance": {}, "interpolated": {}, "centreline": {}, "parcel": {}, "geocoded": {}}
     blocks = block_style(a["properties"].get("number") for a in addresses)
     faces, jcache = {}, {}
     for a in addresses:
@@ -171,6 +174,7 @@ def main():
         for n, _, aid in rows:
             f = 0.5 if n1 == n0 else (n - n0) / (n1 - n0)
             placed["interpolated"][aid] = at(g, t0 + f * (t1 - t0), s, 8)
+            placed["centreline"][aid] = at(g, t0 + f * (t1 - t0), s, 0)
     for name, pts in placed.items():
         with open(os.path.join(out, f"addresses-{name}.geojsonseq"), "w", encoding="utf-8") as fh:
             for a in addresses:

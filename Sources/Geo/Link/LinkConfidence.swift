@@ -11,7 +11,8 @@ extension Linker {
     /// footprint or beside it), times the order factor (1 when the face alignment chose this
     /// footprint, 0.8 without an alignment, 0.6 when it chose another); BUFFER starts at 0.95,
     /// NEAREST at 0.8; at most `outsideCeiling`. Rounded to 3 decimals. Once the tile's links are
-    /// made, `streetMismatch` lowers it further, and once every tile's, `divideSharedHomes`.
+    /// made, `streetMismatch` and `sideOfLine` lower it further, and once every tile's,
+    /// `divideSharedHomes`.
     static func confidence(method: LinkMethod, distance: Double, cost: Double, runnerUp: Double, directional: Bool,
                            order: OrderEvidence) -> Double {
         let base = method == .buffer ? 0.95 : 0.8
@@ -29,6 +30,14 @@ extension Linker {
     /// A BUFFER/NEAREST confidence times 0.8 for a footprint that does not front the address's
     /// named street, rounded to 3 decimals.
     static func streetMismatch(_ c: Double) -> Double { (c * 0.8 * 1000).rounded() / 1000 }
+
+    /// A BUFFER/NEAREST confidence of a point on its road's line (`LinkWorld.placeLinePoints`)
+    /// times 0.5 + 0.5·min(1, evidence / radius): the side was chosen by `evidence` metres of
+    /// cost, and one point off the line that shows its side counts the search radius. Rounded
+    /// to 3 decimals.
+    static func sideOfLine(_ c: Double, evidence: Double, radius: Double) -> Double {
+        (c * (0.5 + 0.5 * min(1, evidence / max(radius, 1))) * 1000).rounded() / 1000
+    }
 
     /// A BUFFER/NEAREST confidence divided by `numbers`, how many numbers of the address's street
     /// its footprint holds, its own among them (`divideSharedHomes`): one home, that many

@@ -60,6 +60,10 @@ public struct LinkWeights: Sendable, Equatable {
     public var endReach = 10.0
     /// Cost per metre a footprint stands beyond that end, along the street's continuation.
     public var beyondEndCost = 0.1
+    /// How far off its road's line a point on the line is read, on the side its numbers stand
+    /// on (`LinkWorld.placeLinePoints`); 0 leaves it on the line, with no side. Not a cost: it
+    /// only needs to pass `LinkWorld.onLine` and stay small beside every distance scored.
+    public var lineStep = 1.0
     /// Cost per metre a footprint stands back along the street from the one matched to the
     /// previous number (order reversed).
     public var backstepCost = 1000.0
@@ -91,7 +95,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("recessCost", \.recessCost, false),
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
-        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false),
+        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false), ("lineStep", \.lineStep, false),
     ]
 
     /// The names `set(_:_:)` takes, in order.

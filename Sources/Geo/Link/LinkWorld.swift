@@ -29,7 +29,13 @@ final class LinkWorld {
     let buildingBoxes: [BBox]
     let buildingIndex: GridIndex
 
-    let points: [Coord]
+    /// The address points in metres, those on their street's line moved off it
+    /// (`placeLinePoints`); `givenPoints` holds those as given.
+    var points: [Coord]
+    private(set) var givenPoints: [Int: Coord] = [:]
+    /// For a point on its road's line, how strongly the evidence chose its side: the sum
+    /// `placeLinePoints` weighed, without its sign (metres of cost).
+    var sideEvidence: [Int: Double] = [:]
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
 
@@ -206,6 +212,23 @@ final class LinkWorld {
     private var places: [StreetPlace] = []
     private var placeState: [UInt8] = []
 
+    /// Forgets where address `a` meets its street, after its point moved.
+    func forgetPlace(_ a: Int) {
+        if !anchorState.isEmpty { anchorState[a] = 0 }
+        if !placeState.isEmpty { placeState[a] = 0 }
+    }
+
+    /// Moves each address's point (`placeLinePoints`), keeping the point as given.
+    func move(_ moved: [(address: Int, to: Coord)]) {
+        guard !moved.isEmpty else { return }
+        for (a, p) in moved {
+            if givenPoints[a] == nil { givenPoints[a] = points[a] }
+            points[a] = p
+            forgetPlace(a)
+        }
+        addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
+    }
+
     /// Where an address meets its street: the closest point on the address's street (a segment
     /// of that name within the street search radius), else on the nearest frontage road; nil
     /// when no road is near.
@@ -268,7 +291,7 @@ final class LinkWorld {
     /// The candidates within the search radius, the best first. A candidate's cost is at least
     /// its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
     /// neither win nor be aligned, and are not scored.
-    private func scoreNear(_ a: Int) throws -> [Candidate] {
+    func scoreNear(_ a: Int) throws -> [Candidate] {
         let w = options.weights, turnCost = w.turnCost
         let p = points[a], r = options.searchMeters
         var near = footprints(near: p, within: r)
@@ -279,7 +302,7 @@ final class LinkWorld {
         var expectedX: Double? = nil
         if let anchor = streetAnchor(a)?.point {
             let v = Planar.sub(p, anchor), len = Planar.length(v)
-            if len > 0.5 {
+            if len > LinkWorld.onLine {
                 let u = Coord(v.x / len, v.y / len)
                 dir = u
                 expectedX = try expectedAlongStreet(a, away: u)
@@ -387,7 +410,7 @@ final class LinkWorld {
 
     /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
     func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
-        var found = footprints(near: points[a], within: max(0, radius)).map {
+        var found = footprints(near: givenPoints[a] ?? points[a], within: max(0, radius)).map {
             NearbyBuilding(buildingID: buildingID($0.building), distance: ($0.distance * 100).rounded() / 100)
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }

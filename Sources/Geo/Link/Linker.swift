@@ -301,6 +301,8 @@ public struct Linker: Sendable {
         }
 
         // Tiers 2 and 3: score candidates for the rest, then resolve in a stable global order.
+        // A point on its street's line is first given a side (`placeLinePoints`).
+        try world.placeLinePoints((0..<na).filter { links[$0] == nil })
         var pending: [(address: Int, scored: [Candidate])] = []
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
@@ -323,8 +325,9 @@ public struct Linker: Sendable {
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
             claims: coverNumbers, occupancy: Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty))
         for (a, ch) in chosen {
-            let best = ch.candidate
+            var best = ch.candidate
             world.assigned[a] = best.building
+            if let given = world.givenPoints[a] { best.distance = Planar.distance(from: given, toRings: world.rings(best.building)) }
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
             links[a] = TileLink(building: Int32(bIdx[best.building]), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
@@ -340,6 +343,9 @@ public struct Linker: Sendable {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
                 else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
+                if l.method != .covers, let e = world.sideEvidence[a] {
+                    l.confidence = Linker.sideOfLine(l.confidence, evidence: e, radius: options.searchMeters)
+                }
                 out.links.append((global, l))
             } else {
                 out.links.append((global, TileLink(building: -1, method: .none, confidence: 0, distance: 0, streetMatch: false)))

@@ -1,0 +1,98 @@
+/// Points on their road's line, where a street-range geocoder that sets no offset puts them:
+/// they tell where along the street a house stands, not on which side, and the rays, the block
+/// face and the road between point and house all start from that side. It is read first, from
+/// the parity of the numbers (odd and even face each other across a street), and the point is
+/// then read a step off the line on that side; its link's distance is still measured from the
+/// point as given.
+extension LinkWorld {
+    /// Nearer its road's line than this (metres), a point gives no direction away from the
+    /// street (`scoreNear` reads none), so its side is decided here.
+    static let onLine = 0.5
+    /// Decides the side of each of `addresses` whose point lies on the line of the road it is
+    /// read against (its street, else the road its street search falls back to) and moves it
+    /// `LinkWeights.lineStep` off the line to that side (none when that is 0).
+    ///
+    /// Each such address is scored from the step off the line on either side; the difference of
+    /// the two best costs is its evidence. The addresses of its street within the house-number
+    /// radius add theirs: a point on the line its cost difference, a point off the line (or in a
+    /// footprint) the search radius for the side it stands on; the other parity's count for the
+    /// other side. The side the sum favours wins, the left on a tie (`sideEvidence` keeps the
+    /// sum's size). A decision reads the features within the house-number radius of the point
+    /// and what their scoring and street search read around them.
+    func placeLinePoints(_ addresses: [Int]) throws {
+        let step = options.weights.lineStep
+        guard step > 0 else { return }
+        var sides: [Int: LineSides] = [:]
+        for a in addresses {
+            guard let anchor = streetAnchor(a), Planar.length(Planar.sub(points[a], anchor.point)) <= Self.onLine,
+                  let n = leftNormal(at: anchor) else { continue }
+            let left = Coord(anchor.point.x + n.x * step, anchor.point.y + n.y * step)
+            let right = Coord(anchor.point.x - n.x * step, anchor.point.y - n.y * step)
+            sides[a] = LineSides(left: left, right: right, normal: n,
+                                 leftPreference: try cost(a, from: right) - cost(a, from: left))
+        }
+        var moved: [(address: Int, to: Coord)] = []
+        for a in sides.keys.sorted() {
+            let s = sides[a]!, sum = leftPreference(a, s, among: sides)
+            moved.append((a, sum >= 0 ? s.left : s.right))
+            sideEvidence[a] = abs(sum)
+        }
+        move(moved)
+    }
+
+    /// How much the evidence around address `a` (on the line, `sides[a]` its sides) favours
+    /// its left side; below 0 its right.
+    private func leftPreference(_ a: Int, _ mine: LineSides, among sides: [Int: LineSides]) -> Double {
+        let p = points[a], r = options.weights.numberRadius
+        var total = mine.leftPreference
+        guard let key = streetKeys[a], let n = attrs.numbers[aIdx[a]] else { return total }
+        for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)).sorted() {
+            guard j != a, streetKeys[j] == key, let m = attrs.numbers[aIdx[j]],
+                  Planar.length(Planar.sub(points[j], p)) <= r else { continue }
+            var d: Double
+            if let other = sides[j] {
+                d = other.leftPreference
+            } else if let anchor = streetAnchor(j), anchor.named {
+                let v = Planar.sub(points[j], anchor.point)
+                guard Planar.length(v) > Self.onLine else { continue }
+                d = Planar.dot(v, mine.normal) > 0 ? options.searchMeters : -options.searchMeters
+            } else {
+                continue
+            }
+            total += LinkWorld.parity(n) == LinkWorld.parity(m) ? d : -d
+        }
+        return total
+    }
+
+    /// 0 for an even house number, 1 for an odd one (by its whole part).
+    static func parity(_ n: Double) -> Int { Int(n.rounded(.down)) & 1 }
+
+    /// The unit normal to the left of the anchor's segment where the anchor meets it; nil on a
+    /// segment of no length.
+    private func leftNormal(at anchor: StreetAnchor) -> Coord? {
+        let line = lines[anchor.segment]
+        guard let near = Planar.closestOnLine(anchor.point, line), near.segment + 1 < line.count else { return nil }
+        let t = Planar.sub(line[near.segment + 1], line[near.segment]), len = Planar.length(t)
+        guard len > 0 else { return nil }
+        return Coord(-t.y / len, t.x / len)
+    }
+
+    /// The best cost of address `a` scored from `p` instead of its point (put back after); with
+    /// no footprint in reach, twice the search radius, more than any candidate costs.
+    private func cost(_ a: Int, from p: Coord) throws -> Double {
+        let kept = points[a]
+        points[a] = p
+        forgetPlace(a)
+        defer { points[a] = kept; forgetPlace(a) }
+        return try scoreNear(a).first?.cost ?? 2 * options.searchMeters
+    }
+}
+
+/// A point on its road's line read a step off it either way (`LinkWorld.placeLinePoints`).
+struct LineSides {
+    var left: Coord, right: Coord
+    /// The unit normal to the left of the road there.
+    var normal: Coord
+    /// The best cost from the right less the best cost from the left: above 0, the left is cheaper.
+    var leftPreference: Double
+}
