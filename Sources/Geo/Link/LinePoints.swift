@@ -13,12 +13,12 @@ extension LinkWorld {
     /// `LinkWeights.lineStep` off the line to that side (none when that is 0).
     ///
     /// Each such address is scored from the step off the line on either side; the difference of
-    /// the two best costs is its evidence. The addresses of its street within the house-number
-    /// radius add theirs: a point on the line its cost difference, a point off the line (or in a
-    /// footprint) the search radius for the side it stands on; the other parity's count for the
-    /// other side. The side the sum favours wins, the left on a tie (`sideEvidence` keeps the
-    /// sum's size). A decision reads the features within the house-number radius of the point
-    /// and what their scoring and street search read around them.
+    /// the two best costs is its evidence. The addresses of its street within
+    /// `LinkWeights.sideRadius` add theirs: a point on the line its cost difference, a point off
+    /// the line (or in a footprint) the search radius for the side it stands on; the other
+    /// parity's count for the other side. The side the sum favours wins, the left on a tie
+    /// (`sideEvidence` keeps the sum's size). A decision reads the features within that radius
+    /// of the point and what their scoring and street search read around them.
     func placeLinePoints(_ addresses: [Int]) throws {
         let step = options.weights.lineStep
         guard step > 0 else { return }
@@ -31,35 +31,52 @@ extension LinkWorld {
             sides[a] = LineSides(left: left, right: right, normal: n,
                                  leftPreference: try cost(a, from: right) - cost(a, from: left))
         }
+        let clues = sideClues(for: Set(sides.keys.compactMap { streetKeys[$0] }), sides: sides)
         var moved: [(address: Int, to: Coord)] = []
         for a in sides.keys.sorted() {
-            let s = sides[a]!, sum = leftPreference(a, s, among: sides)
+            let s = sides[a]!, sum = leftPreference(a, s, clues: clues)
             moved.append((a, sum >= 0 ? s.left : s.right))
             sideEvidence[a] = abs(sum)
         }
         move(moved)
     }
 
-    /// How much the evidence around address `a` (on the line, `sides[a]` its sides) favours
-    /// its left side; below 0 its right.
-    private func leftPreference(_ a: Int, _ mine: LineSides, among sides: [Int: LineSides]) -> Double {
-        let p = points[a], r = options.weights.numberRadius
-        var total = mine.leftPreference
-        guard let key = streetKeys[a], let n = attrs.numbers[aIdx[a]] else { return total }
-        for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)).sorted() {
-            guard j != a, streetKeys[j] == key, let m = attrs.numbers[aIdx[j]],
-                  Planar.length(Planar.sub(points[j], p)) <= r else { continue }
-            var d: Double
+    /// What each address of these streets with a number says of the side of its street it
+    /// stands on, by street, in address order: a point on the line its cost difference (`sides`),
+    /// a point off its street's line the search radius for the side it stands on; with the left
+    /// normal of its segment.
+    private func sideClues(for keys: Set<String>, sides: [Int: LineSides]) -> [String: [SideClue]] {
+        var clues: [String: [SideClue]] = [:]
+        guard !keys.isEmpty else { return clues }
+        for j in points.indices {
+            guard let key = streetKeys[j], keys.contains(key), let m = attrs.numbers[aIdx[j]] else { continue }
             if let other = sides[j] {
-                d = other.leftPreference
-            } else if let anchor = streetAnchor(j), anchor.named {
+                clues[key, default: []].append(SideClue(address: j, parity: LinkWorld.parity(m), left: other.leftPreference,
+                                                        normal: other.normal))
+            } else if let anchor = streetAnchor(j), anchor.named, let n = leftNormal(at: anchor) {
                 let v = Planar.sub(points[j], anchor.point)
                 guard Planar.length(v) > Self.onLine else { continue }
-                d = Planar.dot(v, mine.normal) > 0 ? options.searchMeters : -options.searchMeters
-            } else {
-                continue
+                clues[key, default: []].append(SideClue(address: j, parity: LinkWorld.parity(m),
+                                                        left: Planar.dot(v, n) > 0 ? options.searchMeters : -options.searchMeters,
+                                                        normal: n))
             }
-            total += LinkWorld.parity(n) == LinkWorld.parity(m) ? d : -d
+        }
+        return clues
+    }
+
+    /// How much the evidence around address `a` (on the line, `mine` its sides) favours its
+    /// left side; below 0 its right: its own cost difference and the clues of its street within
+    /// `LinkWeights.sideRadius`, the other parity's with the sign turned. A clue's left is `a`'s
+    /// left unless its segment runs the other way (their normals more than a right angle apart).
+    private func leftPreference(_ a: Int, _ mine: LineSides, clues: [String: [SideClue]]) -> Double {
+        var total = mine.leftPreference
+        guard let key = streetKeys[a], let n = attrs.numbers[aIdx[a]], let street = clues[key] else { return total }
+        let p = points[a], r2 = options.weights.sideRadius * options.weights.sideRadius, parity = LinkWorld.parity(n)
+        for c in street where c.address != a {
+            let v = Planar.sub(points[c.address], p)
+            guard Planar.dot(v, v) <= r2 else { continue }
+            let d = Planar.dot(c.normal, mine.normal) < 0 ? -c.left : c.left
+            total += c.parity == parity ? d : -d
         }
         return total
     }
@@ -95,4 +112,15 @@ struct LineSides {
     var normal: Coord
     /// The best cost from the right less the best cost from the left: above 0, the left is cheaper.
     var leftPreference: Double
+}
+
+/// What one address says of the side of its street it stands on (`LinkWorld.placeLinePoints`).
+struct SideClue {
+    var address: Int
+    /// 0 even, 1 odd.
+    var parity: Int
+    /// Above 0 for its segment's left, in metres of cost.
+    var left: Double
+    /// The unit normal to the left of its segment.
+    var normal: Coord
 }

@@ -64,6 +64,9 @@ public struct LinkWeights: Sendable, Equatable {
     /// on (`LinkWorld.placeLinePoints`); 0 leaves it on the line, with no side. Not a cost: it
     /// only needs to pass `LinkWorld.onLine` and stay small beside every distance scored.
     public var lineStep = 1.0
+    /// The addresses of its street within this many metres tell the side of a point on the line
+    /// (`LinkWorld.placeLinePoints`): a street keeps odd numbers on one side over blocks.
+    public var sideRadius = 300.0
     /// Cost per metre a footprint stands back along the street from the one matched to the
     /// previous number (order reversed).
     public var backstepCost = 1000.0
@@ -96,6 +99,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
         ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false), ("lineStep", \.lineStep, false),
+        ("sideRadius", \.sideRadius, false),
     ]
 
     /// The names `set(_:_:)` takes, in order.

@@ -31,9 +31,11 @@ public struct LinkerOptions: Sendable {
     public var tileMarginMeters = 300.0
     /// The margin in use: at least what one decision reads around its point (the candidates
     /// within the search radius, the addresses competing for them within as much again, and
-    /// the street looked for around each), so no link depends on where a tile ends.
+    /// the street looked for around each; the addresses that tell a point on the line its side,
+    /// and their streets), so no link depends on where a tile ends.
     public var effectiveTileMargin: Double {
-        max(tileMarginMeters, 2 * candidateReach + max(streetSearchMeters, weights.numberRadius))
+        max(tileMarginMeters, 2 * candidateReach + max(streetSearchMeters, weights.numberRadius),
+            weights.sideRadius + streetSearchMeters)
     }
     /// How far from its point an address's candidates may stand: the search radius, or at a
     /// piled street end (`StreetEnd`) the street's continuation over the street search radius

@@ -6,15 +6,22 @@ import Testing
 @Suite struct LinePointsTests {
     /// Main Street along y = 0; odd numbers in houses 14 m north of its line, even numbers in
     /// houses 10 m south (the nearer side), ten of each, every point on the line before its
-    /// house. `known` numbers (one of each parity) stand off the line before their house.
-    func street(known: Bool) -> Scene {
+    /// house. `known` numbers (one of each parity) stand off the line before their house;
+    /// `split` draws the street as two segments running opposite ways.
+    func street(known: Bool, split: Bool = false) -> Scene {
         var s = Scene()
-        s.road("r", "LINESTRING(-60 0,260 0)", name: "Main Street")
+        if split {
+            // Drawn from both ends toward the middle: the two segments run opposite ways.
+            s.road("r1", "LINESTRING(-60 0,100 0)", name: "Main Street")
+            s.road("r2", "LINESTRING(260 0,100 0)", name: "Main Street")
+        } else {
+            s.road("r", "LINESTRING(-60 0,260 0)", name: "Main Street")
+        }
         for k in 0..<10 {
             let x = Double(20 * k)
             s.building("n\(k)", "POLYGON((\(x) 14,\(x + 12) 14,\(x + 12) 24,\(x) 24,\(x) 14))")
             s.building("s\(k)", "POLYGON((\(x + 5) -10,\(x + 17) -10,\(x + 17) -20,\(x + 5) -20,\(x + 5) -10))")
-            let offLine = known && k == 4
+            let offLine = known && k == (split ? 1 : 4)
             s.address("o\(k)", x + 6, offLine ? 7 : 0, number: "\(2 * k + 1)")
             s.address("e\(k)", x + 11, offLine ? -5 : 0, number: "\(2 * k + 2)")
         }
@@ -34,6 +41,12 @@ import Testing
         s.addresses.reverse()
         s.buildings.reverse()
         #expect(misses(try s.link()) == 0)
+    }
+
+    /// The known numbers stand by one segment, most of the others by a segment drawn the other
+    /// way: its left is their right.
+    @Test func aSegmentDrawnTheOtherWayTurnsTheEvidenceRound() throws {
+        #expect(misses(try street(known: true, split: true).link()) == 0)
     }
 
     /// With every point on the line the costs alone lean to the nearer side for both parities:
