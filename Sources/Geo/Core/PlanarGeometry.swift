@@ -43,6 +43,17 @@ public enum Planar {
         return best
     }
 
+    /// The sub-segment of a line nearest to index `i` that has a length (itself first); nil
+    /// when every vertex is the same point.
+    public static func tangentSegment<Line: CoordRing>(_ line: Line, near i: Int) -> Int? {
+        guard line.count > 1 else { return nil }
+        let n = line.count - 1
+        for step in 0..<n {
+            for j in [i + step, i - step] where j >= 0 && j < n && line[j] != line[j + 1] { return j }
+        }
+        return nil
+    }
+
     /// Linear referencing: where p projects onto a polyline. `along` is metres from the line's
     /// first point to the closest point, measured along the line; `offset` is p's distance from
     /// it, positive on the left of the line's direction, negative on the right, 0 on it. Past

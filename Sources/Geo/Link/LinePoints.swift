@@ -17,7 +17,7 @@ extension LinkWorld {
     /// `LinkWeights.sideRadius` add theirs: a point on the line its cost difference, a point off
     /// the line (or in a footprint) the search radius for the side it stands on; the other
     /// parity's count for the other side. The side the sum favours wins, the left on a tie
-    /// (`sideEvidence` keeps the sum's size). A decision reads the features within that radius
+    /// (`offLine` keeps the sum's size). A decision reads the features within that radius
     /// of the point and what their scoring and street search read around them.
     func placeLinePoints(_ addresses: [Int]) throws {
         let step = options.weights.lineStep
@@ -32,13 +32,10 @@ extension LinkWorld {
                                  leftPreference: try cost(a, from: right) - cost(a, from: left))
         }
         let clues = sideClues(for: Set(sides.keys.compactMap { streetKeys[$0] }), sides: sides)
-        var moved: [(address: Int, to: Coord)] = []
-        for a in sides.keys.sorted() {
+        readOffLine(sides.keys.sorted().map { a in
             let s = sides[a]!, sum = leftPreference(a, s, clues: clues)
-            moved.append((a, sum >= 0 ? s.left : s.right))
-            sideEvidence[a] = abs(sum)
-        }
-        move(moved)
+            return (a, sum >= 0 ? s.left : s.right, abs(sum))
+        })
     }
 
     /// What each address of these streets with a number says of the side of its street it
@@ -50,16 +47,17 @@ extension LinkWorld {
         guard !keys.isEmpty else { return clues }
         for j in points.indices {
             guard let key = streetKeys[j], keys.contains(key), let m = attrs.numbers[aIdx[j]] else { continue }
+            let left: Double, normal: Coord
             if let other = sides[j] {
-                clues[key, default: []].append(SideClue(address: j, parity: LinkWorld.parity(m), left: other.leftPreference,
-                                                        normal: other.normal))
+                (left, normal) = (other.leftPreference, other.normal)
             } else if let anchor = streetAnchor(j), anchor.named, let n = leftNormal(at: anchor) {
                 let v = Planar.sub(points[j], anchor.point)
                 guard Planar.length(v) > Self.onLine else { continue }
-                clues[key, default: []].append(SideClue(address: j, parity: LinkWorld.parity(m),
-                                                        left: Planar.dot(v, n) > 0 ? options.searchMeters : -options.searchMeters,
-                                                        normal: n))
+                (left, normal) = (Planar.dot(v, n) > 0 ? options.searchMeters : -options.searchMeters, n)
+            } else {
+                continue
             }
+            clues[key, default: []].append(SideClue(address: j, parity: LinkWorld.parity(m), left: left, normal: normal))
         }
         return clues
     }
@@ -84,13 +82,12 @@ extension LinkWorld {
     /// 0 for an even house number, 1 for an odd one (by its whole part).
     static func parity(_ n: Double) -> Int { Int(n.rounded(.down)) & 1 }
 
-    /// The unit normal to the left of the anchor's segment where the anchor meets it; nil on a
-    /// segment of no length.
+    /// The unit normal to the left of the anchor's segment where the anchor meets it (on the
+    /// nearest piece of its line that has a length); nil when the whole line is one point.
     private func leftNormal(at anchor: StreetAnchor) -> Coord? {
         let line = lines[anchor.segment]
-        guard let near = Planar.closestOnLine(anchor.point, line), near.segment + 1 < line.count else { return nil }
-        let t = Planar.sub(line[near.segment + 1], line[near.segment]), len = Planar.length(t)
-        guard len > 0 else { return nil }
+        guard let i = Planar.tangentSegment(line, near: anchor.sub) else { return nil }
+        let t = Planar.sub(line[i + 1], line[i]), len = Planar.length(t)
         return Coord(-t.y / len, t.x / len)
     }
 
@@ -123,4 +120,12 @@ struct SideClue {
     var left: Double
     /// The unit normal to the left of its segment.
     var normal: Coord
+}
+
+/// A point on its road's line read off it (`LinkWorld.placeLinePoints`).
+struct OffLine {
+    /// The point as given.
+    var given: Coord
+    /// How strongly the evidence chose its side: the sum weighed, without its sign (metres of cost).
+    var evidence: Double
 }

@@ -29,13 +29,11 @@ final class LinkWorld {
     let buildingBoxes: [BBox]
     let buildingIndex: GridIndex
 
-    /// The address points in metres, those on their street's line moved off it
-    /// (`placeLinePoints`); `givenPoints` holds those as given.
+    /// The address points in metres, those on their road's line read off it
+    /// (`placeLinePoints`; `offLine` holds them as given).
     var points: [Coord]
-    private(set) var givenPoints: [Int: Coord] = [:]
-    /// For a point on its road's line, how strongly the evidence chose its side: the sum
-    /// `placeLinePoints` weighed, without its sign (metres of cost).
-    var sideEvidence: [Int: Double] = [:]
+    /// The points on their road's line that were read off it, by address.
+    private(set) var offLine: [Int: OffLine] = [:]
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
 
@@ -218,11 +216,12 @@ final class LinkWorld {
         if !placeState.isEmpty { placeState[a] = 0 }
     }
 
-    /// Moves each address's point (`placeLinePoints`), keeping the point as given.
-    func move(_ moved: [(address: Int, to: Coord)]) {
+    /// Reads each of these points on their road's line at its place off the line
+    /// (`placeLinePoints`), keeping the point as given.
+    func readOffLine(_ moved: [(address: Int, to: Coord, evidence: Double)]) {
         guard !moved.isEmpty else { return }
-        for (a, p) in moved {
-            if givenPoints[a] == nil { givenPoints[a] = points[a] }
+        for (a, p, evidence) in moved {
+            offLine[a] = OffLine(given: points[a], evidence: evidence)
             points[a] = p
             forgetPlace(a)
         }
@@ -235,7 +234,7 @@ final class LinkWorld {
     func streetAnchor(_ a: Int) -> StreetAnchor? {
         if anchorState.isEmpty {
             anchorState = Array(repeating: 0, count: points.count)
-            anchors = Array(repeating: StreetAnchor(point: Coord(0, 0), segment: -1, named: false), count: points.count)
+            anchors = Array(repeating: StreetAnchor(point: Coord(0, 0), segment: -1, sub: -1, named: false), count: points.count)
         }
         switch anchorState[a] {
         case 1: return nil
@@ -244,23 +243,22 @@ final class LinkWorld {
         }
         let p = points[a], r = options.streetSearchMeters
         let near = segmentIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
-        var named: (Coord, Double, Int)? = nil, any: (Coord, Double, Int)? = nil
+        var named: (anchor: StreetAnchor, distance: Double)? = nil, any: (anchor: StreetAnchor, distance: Double)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
             // Ties (a point level with the joint of two segments) go by the segments' drawing,
             // not by their order in the input.
-            func better(_ cur: (Coord, Double, Int)?) -> Bool {
+            func better(_ cur: (anchor: StreetAnchor, distance: Double)?) -> Bool {
                 guard let cur else { return true }
-                return c.distance != cur.1 ? c.distance < cur.1 : Planar.drawnBefore(lines[s], lines[cur.2])
+                return c.distance != cur.distance ? c.distance < cur.distance : Planar.drawnBefore(lines[s], lines[cur.anchor.segment])
             }
             if let key = streetKeys[a], segmentKeys[s] == key {
-                if better(named) { named = (c.point, c.distance, s) }
+                if better(named) { named = (StreetAnchor(point: c.point, segment: s, sub: c.segment, named: true), c.distance) }
             } else if frontageRoad[s] {
-                if better(any) { any = (c.point, c.distance, s) }
+                if better(any) { any = (StreetAnchor(point: c.point, segment: s, sub: c.segment, named: false), c.distance) }
             }
         }
-        guard let found = named.map({ StreetAnchor(point: $0.0, segment: $0.2, named: true) })
-            ?? any.map({ StreetAnchor(point: $0.0, segment: $0.2, named: false) }) else {
+        guard let found = named?.anchor ?? any?.anchor else {
             anchorState[a] = 1
             return nil
         }
@@ -410,7 +408,7 @@ final class LinkWorld {
 
     /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
     func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
-        var found = footprints(near: givenPoints[a] ?? points[a], within: max(0, radius)).map {
+        var found = footprints(near: offLine[a]?.given ?? points[a], within: max(0, radius)).map {
             NearbyBuilding(buildingID: buildingID($0.building), distance: ($0.distance * 100).rounded() / 100)
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }
@@ -462,8 +460,8 @@ struct StreetPlace {
 /// Where an address meets its street (`LinkWorld.streetAnchor`).
 struct StreetAnchor {
     var point: Coord
-    /// The segment (local index) it lies on.
-    var segment: Int
+    /// The segment (local index) it lies on, and the index of the piece of that segment's line.
+    var segment: Int, sub: Int
     /// The segment carries the address's street name.
     var named: Bool
 }

@@ -329,7 +329,7 @@ public struct Linker: Sendable {
         for (a, ch) in chosen {
             var best = ch.candidate
             world.assigned[a] = best.building
-            if let given = world.givenPoints[a] { best.distance = Planar.distance(from: given, toRings: world.rings(best.building)) }
+            if let given = world.offLine[a]?.given { best.distance = Planar.distance(from: given, toRings: world.rings(best.building)) }
             let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
             links[a] = TileLink(building: Int32(bIdx[best.building]), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
@@ -345,8 +345,8 @@ public struct Linker: Sendable {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
                 else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
-                if l.method != .covers, let e = world.sideEvidence[a] {
-                    l.confidence = Linker.sideOfLine(l.confidence, evidence: e, radius: options.searchMeters)
+                if let read = world.offLine[a] {
+                    l.confidence = Linker.sideOfLine(l.confidence, evidence: read.evidence, radius: options.searchMeters)
                 }
                 out.links.append((global, l))
             } else {

@@ -267,21 +267,10 @@ public final class Orienter {
         return named ?? any
     }
 
-    /// The sub-segment of a line nearest to index `i` that has a length (itself first); nil
-    /// when every vertex is the same point.
-    static func tangentSegment<Line: CoordRing>(_ line: Line, near i: Int) -> Int? {
-        guard line.count > 1 else { return nil }
-        let n = line.count - 1
-        for step in 0..<n {
-            for j in [i + step, i - step] where j >= 0 && j < n && line[j] != line[j + 1] { return j }
-        }
-        return nil
-    }
-
     /// The bearings at q on `line` (a segment's line in metres) and from the centre to q.
     private func projectedBearings(_ line: UnsafeBufferPointer<Coord>, sub i: Int, q: Coord, centre: Coord) throws -> (Double?, Double?) {
         var road: Double? = nil
-        if let j = Orienter.tangentSegment(line, near: i),
+        if let j = Planar.tangentSegment(line, near: i),
            let g = Bearing.grid(from: line[j], to: line[j + 1]) {
             road = Bearing.axial(g - (try projection.convergence(at: try projection.inverse(q))))
         }
@@ -294,7 +283,7 @@ public final class Orienter {
         try projection.inverse(&pair)
         let (qd, cd) = (pair[0], pair[1])
         var road: Double? = nil
-        if let j = Orienter.tangentSegment(l, near: i) {
+        if let j = Planar.tangentSegment(l, near: i) {
             // Azimuth at q toward the farther end of its sub-segment; the axis is the same either way.
             let line = segments[s].line
             let far = Planar.length(Planar.sub(l[j], q)) > Planar.length(Planar.sub(l[j + 1], q)) ? line[j] : line[j + 1]

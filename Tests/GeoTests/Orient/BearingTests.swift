@@ -155,9 +155,9 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
 
     @Test func degenerateSubSegmentsAreSkipped() {
         let line = [Coord(0, 0), Coord(0, 0), Coord(1, 0), Coord(1, 0)]
-        #expect(Orienter.tangentSegment(line, near: 0) == 1)
-        #expect(Orienter.tangentSegment(line, near: 2) == 1)
-        #expect(Orienter.tangentSegment([Coord(1, 1), Coord(1, 1)], near: 0) == nil)
+        #expect(Planar.tangentSegment(line, near: 0) == 1)
+        #expect(Planar.tangentSegment(line, near: 2) == 1)
+        #expect(Planar.tangentSegment([Coord(1, 1), Coord(1, 1)], near: 0) == nil)
     }
 
     @Test func orientationTableLeavesBearingsEmptyWhenNotOriented() {
