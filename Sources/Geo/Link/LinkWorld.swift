@@ -290,77 +290,98 @@ final class LinkWorld {
     /// its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
     /// neither win nor be aligned, and are not scored.
     func scoreNear(_ a: Int) throws -> [Candidate] {
-        let w = options.weights, turnCost = w.turnCost
-        let p = points[a], r = options.searchMeters
-        var near = footprints(near: p, within: r)
+        let reach = options.weights.reach
+        var near = footprints(near: points[a], within: options.searchMeters)
         guard !near.isEmpty else { return [] }
         near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildingRank($0.0) < buildingRank($1.0) }
-
-        var dir: Coord? = nil
-        var expectedX: Double? = nil
-        if let anchor = streetAnchor(a)?.point {
-            let v = Planar.sub(p, anchor), len = Planar.length(v)
-            if len > LinkWorld.onLine {
-                let u = Coord(v.x / len, v.y / len)
-                dir = u
-                expectedX = try expectedAlongStreet(a, away: u)
-            }
-        }
+        let frame = try scoreFrame(a)
         var out: [Candidate] = []
         var bound = Double.infinity
         for (b, d, q) in near {
-            if d > bound + w.reach { break }
-            var cost = d
-            var facing = false
-            var recess = 0.0
-            if let dir {
-                // Rays turned less than a right angle meet only what lies ahead of the point (away
-                // from the street) or only what lies behind it: skip a side the footprint misses.
-                let (lo, hi) = Planar.depthRange(of: rings(b), from: p, along: dir)
-                let ahead = w.maxTurn >= Double.pi / 2 || hi > 0, behind = w.maxTurn >= Double.pi / 2 || lo < 0
-                // The spot of the footprint nearest the point (q), when it lies beyond the point
-                // (the point stands before it): how far back from the front (the least depth) it
-                // stands.
-                let depth = Planar.dot(Planar.sub(q, p), dir)
-                recess = depth > 0 ? max(0, depth - lo) : 0
-                var best = d + turnCost * Double.pi / 2
-                var turn = 0.0
-                while turn <= w.maxTurn + 1e-9 {
-                    if d + turnCost * turn >= best { break }
-                    for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
-                        let v = Planar.rotate(dir, radians: sign * turn)
-                        if ahead, let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: r),
-                           t + turnCost * turn < best {
-                            best = t + turnCost * turn; facing = true
-                        }
-                        // The point behind the footprint, seen from the street (a parcel centroid,
-                        // a back door): the ray toward the street.
-                        let back = Coord(-v.x, -v.y)
-                        if behind, let t = Planar.rayHit(origin: p, dir: back, rings: rings(b), maxDistance: r),
-                           t + turnCost * turn + w.towardStreetCost < best {
-                            best = t + turnCost * turn + w.towardStreetCost; facing = false
-                        }
-                    }
-                    turn += w.turnStep
-                }
-                cost = best
-            }
-            if let dir, let expectedX {
-                // Along-street offset of the footprint's centre from the point (x along the street).
-                let t = Coord(-dir.y, dir.x)
-                let c = try centre(b)
-                let x = Planar.dot(Planar.sub(c, p), t)
-                cost += w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
-            }
-            if isOutbuilding(b) { cost += w.outbuildingPenalty }
-            if cost < bound + w.reach, d > 0 {
-                if try crossesRoad(p, q) { cost += w.acrossRoadPenalty }
-            }
-            bound = min(bound, cost)
-            out.append(Candidate(building: b, distance: d, cost: cost, directional: facing, recess: recess))
+            if d > bound + reach { break }
+            let s = try terms(b, distance: d, nearest: q, in: frame, acrossBelow: bound + reach)
+            bound = min(bound, s.total)
+            out.append(Candidate(building: b, distance: d, cost: s.total, directional: s.facing, recess: s.recess))
         }
         sortByCost(&out)
         return out
+    }
+
+    /// What the scoring reads at an address's point: the direction away from its street (nil
+    /// without a street, or on the street's line), and where along the street its number
+    /// should stand (`expectedAlongStreet`).
+    struct ScoreFrame { var point: Coord; var away: Coord?; var expectedX: Double? }
+
+    func scoreFrame(_ a: Int) throws -> ScoreFrame {
+        let p = points[a]
+        guard let anchor = streetAnchor(a)?.point else { return ScoreFrame(point: p) }
+        let v = Planar.sub(p, anchor), len = Planar.length(v)
+        guard len > LinkWorld.onLine else { return ScoreFrame(point: p) }
+        let u = Coord(v.x / len, v.y / len)
+        return ScoreFrame(point: p, away: u, expectedX: try expectedAlongStreet(a, away: u))
+    }
+
+    /// One footprint's cost, term by term (the README's step 2).
+    struct ScoreTerms {
+        /// The best ray's length plus its turn's cost; without a street, the distance; when no
+        /// ray meets the footprint, the distance plus a right angle's turn.
+        var ray: Double
+        /// The best ray's turn (radians); nil when no ray met the footprint.
+        var turn: Double? = nil
+        /// The best ray ran away from the street (the point stands before the footprint).
+        var facing = false
+        var numberSpot = 0.0
+        var outbuilding = 0.0
+        var acrossRoad = 0.0
+        /// See `Candidate.recess`.
+        var recess = 0.0
+        var total: Double { ray + numberSpot + outbuilding + acrossRoad }
+    }
+
+    /// The terms of footprint `b` at distance `d` (its spot nearest the point: `q`). The road
+    /// between point and footprint is looked for only while the cost so far stays below
+    /// `limit` (a candidate above it cannot matter).
+    func terms(_ b: Int, distance d: Double, nearest q: Coord, in f: ScoreFrame, acrossBelow limit: Double) throws -> ScoreTerms {
+        let w = options.weights, turnCost = w.turnCost, p = f.point
+        var s = ScoreTerms(ray: d)
+        if let dir = f.away {
+            // Rays turned less than a right angle meet only what lies ahead of the point (away
+            // from the street) or only what lies behind it: skip a side the footprint misses.
+            let (lo, hi) = Planar.depthRange(of: rings(b), from: p, along: dir)
+            let ahead = w.maxTurn >= Double.pi / 2 || hi > 0, behind = w.maxTurn >= Double.pi / 2 || lo < 0
+            // The spot of the footprint nearest the point, when it lies beyond the point (the
+            // point stands before it): how far back from the front (the least depth) it stands.
+            let depth = Planar.dot(Planar.sub(q, p), dir)
+            s.recess = depth > 0 ? max(0, depth - lo) : 0
+            s.ray = d + turnCost * Double.pi / 2
+            var turn = 0.0
+            while turn <= w.maxTurn + 1e-9 {
+                if d + turnCost * turn >= s.ray { break }
+                for sign in turn == 0 ? [1.0] : [1.0, -1.0] {
+                    let v = Planar.rotate(dir, radians: sign * turn)
+                    if ahead, let t = Planar.rayHit(origin: p, dir: v, rings: rings(b), maxDistance: options.searchMeters),
+                       t + turnCost * turn < s.ray {
+                        s.ray = t + turnCost * turn; s.turn = sign * turn; s.facing = true
+                    }
+                    // The point behind the footprint, seen from the street (a parcel centroid,
+                    // a back door): the ray toward the street.
+                    let back = Coord(-v.x, -v.y)
+                    if behind, let t = Planar.rayHit(origin: p, dir: back, rings: rings(b), maxDistance: options.searchMeters),
+                       t + turnCost * turn + w.towardStreetCost < s.ray {
+                        s.ray = t + turnCost * turn + w.towardStreetCost; s.turn = sign * turn; s.facing = false
+                    }
+                }
+                turn += w.turnStep
+            }
+            if let expectedX = f.expectedX {
+                // Along-street offset of the footprint's centre from the point (x along the street).
+                let x = Planar.dot(Planar.sub(try centre(b), p), Coord(-dir.y, dir.x))
+                s.numberSpot = w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
+            }
+        }
+        if isOutbuilding(b) { s.outbuilding = w.outbuildingPenalty }
+        if s.total < limit, d > 0, try crossesRoad(p, q) { s.acrossRoad = w.acrossRoadPenalty }
+        return s
     }
 
     /// Where along the street (metres from the point, x along the street's tangent with the
