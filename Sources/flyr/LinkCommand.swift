@@ -27,6 +27,8 @@ struct LinkCommand: ParsableCommand {
     var minAccuracy: Double?
     @Option(name: .long, help: ArgumentHelp("With --check: write every miss to this CSV.", valueName: "file"))
     var misses: String?
+    @Option(name: .long, help: ArgumentHelp("Explain this address's link on stderr: the road its rays start from, each candidate's cost term by term, its block face and the assignment; repeatable.", valueName: "address_id"))
+    var explain: [String] = []
 
     func validate() throws {
         if input.buildings.isEmpty { throw ValidationError("missing --buildings FILE") }
@@ -55,7 +57,8 @@ struct LinkCommand: ParsableCommand {
         let loaded = try LoadedInputs.load(input, prepareAddresses: true)
         let readTime = seconds(since: start)
 
-        let options = linker.options
+        var options = linker.options
+        options.explain = Set(explain)
         let result = try Linker(options: options).link(
             buildings: loaded.buildings.features, addresses: loaded.addresses.features, segments: loaded.segments.features,
             prepared: loaded.addressPreparation)
@@ -81,11 +84,25 @@ struct LinkCommand: ParsableCommand {
             Log.warning("\(result.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }
         Log.info(json ? summary.json : summary.text)
+        explainLinks(result)
         if let report, let p = minAccuracy, report.accuracy < p {
             Log.error("accuracy \(LinkTable.format(report.accuracy * 100, 2))% is below --min-accuracy \(LinkTable.format(p * 100, 2))%")
             throw ExitCode(Exit.belowAccuracy)
         }
         exitKeepingHeap(keeping: (loaded, result, summary))
+    }
+}
+
+extension LinkCommand {
+    /// `--explain`: each address asked for, or a warning for an id the addresses do not hold.
+    func explainLinks(_ result: LinkResult) {
+        guard !explain.isEmpty else { return }
+        let found = Set(result.explanations.map(\.addressID))
+        for id in Set(explain).subtracting(found).sorted() { Log.warning("--explain \(id): no address has this id") }
+        for e in result.explanations {
+            let link = result.links.first { $0.addressID == e.addressID }
+            Log.info(json ? "{\"explain\":\(LinkExplain.json(e))}" : LinkExplain.text(e, link: link))
+        }
     }
 }
 

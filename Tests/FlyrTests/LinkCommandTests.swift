@@ -46,6 +46,24 @@ import Testing
         #expect(r.stdout == file.stdout)
     }
 
+    /// `--explain` prints the candidates' cost terms on stderr (a line of JSON with `--json`),
+    /// warns of an id no address has, and changes no byte of the table.
+    @Test func explainPrintsTheCandidatesAndChangesNothing() throws {
+        let id = "00068fdd-2b44-52de-92c3-91f05d14074c"
+        let plain = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s])
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "--explain", id, "--explain", "nope"])
+        #expect(r.status == 0 && r.stdout == plain.stdout)
+        let row = try #require(plain.stdout.split(separator: "\n").first { $0.hasPrefix(id) }).split(separator: ",")
+        #expect(r.stderr.contains("explain \(id) (94-29 vanderveer st): \(row[2]) \(row[1])"))
+        #expect(r.stderr.contains("rays start from vanderveer st (its own street)") && r.stderr.contains("occupancy  total"))
+        #expect(r.stderr.contains("--explain nope: no address has this id"))
+        let j = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "--explain", id, "--json"])
+        let line = try #require(j.stderr.split(separator: "\n").first { $0.hasPrefix("{\"explain\":") })
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let e = try #require(obj["explain"] as? [String: Any])
+        #expect(e["chosen"] as? String == String(row[1]) && (e["candidates"] as? [Any])?.isEmpty == false)
+    }
+
     @Test func checkReportsAccuracyAndMinAccuracyFails() throws {
         let dir = try CLI.tempDir()
         let good = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s,

@@ -50,6 +50,8 @@ public struct LinkerOptions: Sendable {
     /// Keep the footprints in metres in the result (`LinkResult.projectedFootprints`), for
     /// `Orienter.orientAddresses(links:)` to use instead of projecting them again.
     public var keepsProjectedFootprints = false
+    /// Addresses (by id) whose links are explained in `LinkResult.explanations`.
+    public var explain: Set<String> = []
     public init() { weights = LinkWeights() }
 }
 
@@ -101,6 +103,8 @@ public struct LinkResult: Sendable {
     /// The footprints in metres, when `LinkerOptions.keepsProjectedFootprints` asked for them;
     /// set it to nil to free them.
     public var projectedFootprints: ProjectedFootprints? = nil
+    /// One for each address of `LinkerOptions.explain` that was linked, by address id.
+    public var explanations: [LinkExplanation] = []
 
     /// The indexes of `addresses` in id order (the order of `links`), when these links were
     /// made from that very array (each id checked); nil otherwise.
@@ -210,8 +214,10 @@ public struct Linker: Sendable {
         var repaired = [Bool](repeating: false, count: buildings.count)
         var unmatched: [String: [NearbyBuilding]] = [:]
         var farUnmatched: [Int] = []
+        var explanations: [LinkExplanation] = []
         for t in tiles.tiles.indices {
             let o = try outcomes.get(t)
+            explanations += o.explanations
             for r in o.links { links[r.address] = r.link }
             for b in o.repaired { repaired[b] = true }
             for (a, near) in o.unmatched {
@@ -244,7 +250,8 @@ public struct Linker: Sendable {
                           buildingIndexes: buildingIndexes, addressIndexes: addressByRank.map { Int32($0) },
                           buildingOrderIndexes: byRank.map { Int32($0) },
                           projectedFootprints: options.keepsProjectedFootprints
-                            ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil)
+                            ? ProjectedFootprints(definition: layers.definition, rings: layers.rings) : nil,
+                          explanations: explanations.sorted { $0.addressID < $1.addressID })
     }
 
     /// The three layers in metres on all cores, with the per-feature attributes worked out
@@ -281,6 +288,7 @@ public struct Linker: Sendable {
         /// context was too small to be sure of them.
         var unmatched: [(Int, [NearbyBuilding]?)] = []
         var repaired: [Int] = []
+        var explanations: [LinkExplanation] = []
     }
 
     /// COVERS, then BUFFER/NEAREST with the regret-ordered assignment, for one tile. Returns
@@ -309,6 +317,7 @@ public struct Linker: Sendable {
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
         }
+        let explained = options.explain.isEmpty ? [:] : LinkWorld.scoredOf(pending, among: options.explain, attrs: attrs, aIdx: aIdx)
         // The COVERS addresses pin the order of their faces; only worth listing when some address
         // is left to align.
         let covered = pending.isEmpty ? [] : (0..<na).compactMap { a in
@@ -358,6 +367,9 @@ public struct Linker: Sendable {
         for (b, global) in bIdx.enumerated() where world.isRepaired(b) && tile.owns(layers.boxes[global].center!) {
             out.repaired.append(global)
         }
+        if !options.explain.isEmpty {
+            out.explanations = try explanations(world, tile: tile, layers: layers, scored: explained, aligned: aligned, chosen: chosen)
+        }
         return out
     }
 }
@@ -368,6 +380,8 @@ struct Candidate {
     var distance: Double
     var cost: Double
     var directional: Bool
+    /// Scored from the street's continuation past a piled end (`StreetEnd.beyond`).
+    var pastEnd = false
     /// How far the spot of the footprint nearest the point stands back from the footprint's
     /// front, its corner nearest the street (metres away from the street): 0 without a street, or
     /// where that spot does not lie beyond the point (a point beside or behind the footprint).

@@ -98,9 +98,10 @@ extension LinkWorld {
             if let k = at[b], out[k].cost <= cost { continue }
             if try crossesRoad(p, Planar.closestPoint(on: rings(b), to: p)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
-                out[k].cost = min(out[k].cost, cost)
+                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true }
             } else {
-                out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false))
+                out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false,
+                                     pastEnd: true))
             }
         }
         sortByCost(&out)

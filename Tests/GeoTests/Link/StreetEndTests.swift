@@ -38,6 +38,18 @@ import Testing
         #expect(zip(crowded, Self.beyond).filter { $0 == "h\($1)" }.count <= 2)
     }
 
+    /// The explanation says which footprints were scored from the street's continuation.
+    @Test func theExplanationMarksTheFootprintsPastTheEnd() throws {
+        var o = LinkerOptions()
+        o.explain = ["a14"]
+        let e = try #require(try scene().link(o).explanations.first)
+        let past = try #require(e.candidates.first { $0.buildingID == "h14" })
+        #expect(past.pastStreetEnd && e.chosen == "h14")
+        o.weights.endReach = 0
+        let plain = try #require(try scene().link(o).explanations.first)
+        #expect(!plain.candidates.isEmpty && plain.candidates.allSatisfy { !$0.pastStreetEnd })
+    }
+
     @Test func aStreetThatGoesOnHasNoEndThere() throws {
         #expect(try linkedBeyond(scene(continued: true)) == linkedBeyond(scene(continued: true), endReach: 0))
         #expect(try linkedBeyond(scene(continued: true, fork: true)) == linkedBeyond(scene(continued: true, fork: true), endReach: 0))

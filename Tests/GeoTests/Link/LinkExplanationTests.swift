@@ -1,0 +1,79 @@
+import Testing
+@testable import Geo
+
+/// `LinkerOptions.explain`: each explained address's candidates, term by term, as the linker
+/// weighed them.
+@Suite struct LinkExplanationTests {
+    /// Main Street along y = 0: houses h0…h3 north of it, a garage behind h1, a house across
+    /// the street, and a point inside h3.
+    func block() -> Scene {
+        var s = Scene()
+        s.road("r", "LINESTRING(-40 0,120 0)", name: "Main Street")
+        for k in 0..<4 {
+            let x = Double(16 * k)
+            s.building("h\(k)", "POLYGON((\(x) 8,\(x + 12) 8,\(x + 12) 20,\(x) 20,\(x) 8))")
+        }
+        s.building("garage", "POLYGON((18 24,24 24,24 30,18 30,18 24))", class: "garage")
+        s.building("across", "POLYGON((14 -8,26 -8,26 -20,14 -20,14 -8))")
+        s.address("a0", 6, 5, number: "1")
+        s.address("a1", 22, 5, number: "3")
+        s.address("a2", 38, 5, number: "5")
+        s.address("a3", 54, 14, number: "7")
+        return s
+    }
+
+    func explained(_ s: Scene, _ ids: Set<String>) throws -> LinkResult {
+        var o = LinkerOptions()
+        o.explain = ids
+        return try s.link(o)
+    }
+
+    /// Each candidate's terms add up to its score, the assignment's choice is the link, and the
+    /// cheapest candidate in the end is the one chosen.
+    @Test func theTermsAddUpAndTheChoiceIsTheLink() throws {
+        let r = try explained(block(), ["a0", "a1", "a2"])
+        #expect(r.explanations.map(\.addressID) == ["a0", "a1", "a2"])
+        for e in r.explanations {
+            let link = r.link(e.addressID)
+            #expect(e.chosen == link.buildingID && e.candidates.first?.buildingID == link.buildingID)
+            #expect(e.road == "main st" && e.roadIsOwnStreet && abs((e.roadDistance ?? 0) - 5) < 0.01)
+            for c in e.candidates where !c.pastStreetEnd {
+                #expect(abs(c.ray + c.numberSpot + c.outbuilding + c.acrossRoad - c.score) < 1e-9)
+                #expect(c.ray >= c.distance - 1e-9)
+            }
+        }
+        // Straight back from the street, 3 m to the house it stands before.
+        let first = try #require(r.explanations.first { $0.addressID == "a1" }?.candidates.first)
+        #expect(first.buildingID == "h1" && first.facing && first.turnDegrees == 0 && abs(first.ray - 3) < 1e-6)
+    }
+
+    /// The garage pays the outbuilding cost, the house across the street the road's.
+    @Test func theGarageAndTheHouseAcrossTheRoadShowTheirCosts() throws {
+        let e = try #require(try explained(block(), ["a1"]).explanations.first)
+        let garage = try #require(e.candidates.first { $0.buildingID == "garage" })
+        #expect(garage.outbuilding == LinkWeights().outbuildingPenalty && garage.acrossRoad == 0)
+        let across = try #require(e.candidates.first { $0.buildingID == "across" })
+        #expect(across.acrossRoad == LinkWeights().acrossRoadPenalty && across.outbuilding == 0)
+    }
+
+    /// A second number before a house already taken pays the second household there.
+    @Test func aSecondNumberSeesTheHouseholdItWouldShareWith() throws {
+        var s = block()
+        s.address("a1b", 23, 5, number: "3A")
+        let r = try explained(s, ["a1", "a1b"])
+        let shared = r.explanations.flatMap { e in e.candidates.filter { $0.buildingID == "h1" && e.chosen != "h1" } }
+        #expect(shared.count == 1 && shared.first?.occupancy == LinkWeights().occupiedPenalty)
+    }
+
+    /// A point inside a footprint is decided by COVERS, with nothing weighed.
+    @Test func aCoveredPointIsDecidedFirst() throws {
+        let e = try #require(try explained(block(), ["a3"]).explanations.first)
+        #expect(e.covering == "h3" && e.candidates.isEmpty && e.chosen == nil)
+    }
+
+    /// Nothing is explained unless asked, and asking changes no link.
+    @Test func explainingChangesNoLink() throws {
+        let plain = try block().link(), asked = try explained(block(), ["a0", "a1", "a2", "a3"])
+        #expect(plain.explanations.isEmpty && plain.links == asked.links)
+    }
+}
