@@ -55,9 +55,10 @@ public struct LinkExplanation: Sendable, Equatable {
 
 extension LinkWorld {
     /// The explanation of address `a`, scored as `scored` (its candidates after step 2, before
-    /// the alignment's order cost), aligned to `aligned`, chosen as `choice`.
+    /// the alignment's order cost), aligned to `aligned`, chosen as `choice`; `held`: the house
+    /// keys on each footprint once every address of the tile is linked.
     func explain(_ a: Int, scored: [Candidate]?, aligned: Int?, choice: Assignment.Choice?,
-                 occupancy: Occupancy) throws -> LinkExplanation {
+                 occupancy: Occupancy, held: [Int: Set<String>]) throws -> LinkExplanation {
         let anchor = streetAnchor(a)
         var e = LinkExplanation(
             addressID: attrs.addressIDs[aIdx[a]], houseKey: houseKey(a), covering: nil,
@@ -69,9 +70,6 @@ extension LinkWorld {
             if let b = assigned[a] { e.covering = buildingID(b) }
             return e
         }
-        // What each footprint holds once every address of the tile is linked.
-        var held: [Int: [String]] = [:]
-        for (j, b) in assigned.enumerated() where j != a { if let b { held[b, default: []].append(houseKey(j)) } }
         let frame = try scoreFrame(a)
         let w = options.weights
         for c in scored {
@@ -85,7 +83,7 @@ extension LinkWorld {
                 turnDegrees: t.turn.map { $0 * 180 / Double.pi }, facing: t.facing, numberSpot: t.numberSpot,
                 outbuilding: t.outbuilding, acrossRoad: t.acrossRoad, score: c.cost, pastStreetEnd: past,
                 order: aligned.map { $0 == c.building ? 0 : w.orderPenalty } ?? 0,
-                occupancy: occupancy.added(houseKey(a), to: Set(held[c.building] ?? []))))
+                occupancy: occupancy.added(houseKey(a), to: held[c.building] ?? [])))
         }
         e.candidates.sort { ($0.total, $0.buildingID) < ($1.total, $1.buildingID) }
         e.candidates = Array(e.candidates.prefix(8))
@@ -108,10 +106,13 @@ extension Linker {
     func explanations(_ world: LinkWorld, tile: TileGrid.Tile, layers: ProjectedLayers, scored: [Int: [Candidate]],
                       aligned: [Int: Int], chosen: [Int: Assignment.Choice]) throws -> [LinkExplanation] {
         let occupancy = Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty)
+        var held: [Int: Set<String>] = [:]
+        for (a, b) in world.assigned.enumerated() { if let b { held[b, default: []].insert(world.houseKey(a)) } }
         var out: [LinkExplanation] = []
         for (a, global) in world.aIdx.enumerated() where options.explain.contains(world.attrs.addressIDs[global])
             && tile.owns(layers.points[global]) {
-            out.append(try world.explain(a, scored: scored[a], aligned: aligned[a], choice: chosen[a], occupancy: occupancy))
+            out.append(try world.explain(a, scored: scored[a], aligned: aligned[a], choice: chosen[a], occupancy: occupancy,
+                                         held: held))
         }
         return out
     }
