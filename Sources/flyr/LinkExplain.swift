@@ -20,8 +20,8 @@ enum LinkExplain {
         }
         s += "\n  building                               distance    ray   turn  number  outbuilding  across  score  order  occupancy  total"
         for c in e.candidates {
-            let turn = c.turnDegrees.map { "\(Int($0.rounded()))°" } ?? (c.pastStreetEnd ? "end" : "-")
-            s += "\n  " + [pad(c.buildingID, 38), lpad(f(c.distance), 8), lpad(f(c.ray), 6), lpad(turn + (c.facing ? "" : "←"), 6),
+            let turn = c.pastStreetEnd ? "end" : c.turnDegrees.map { "\(Int($0.rounded()))°" + (c.facing ? "" : "←") } ?? "-"
+            s += "\n  " + [pad(c.buildingID, 38), lpad(f(c.distance), 8), lpad(f(c.ray), 6), lpad(turn, 6),
                            lpad(f(c.numberSpot), 7), lpad(f(c.outbuilding), 12), lpad(f(c.acrossRoad), 7),
                            lpad(f(c.score), 6), lpad(f(c.order), 6), lpad(f(c.occupancy), 10), lpad(f(c.total), 6)].joined(separator: " ")
         }
