@@ -97,11 +97,12 @@ extension LinkCommand {
     /// `--explain`: each address asked for, or a warning for an id the addresses do not hold.
     func explainLinks(_ result: LinkResult) {
         guard !explain.isEmpty else { return }
-        let found = Set(result.explanations.map(\.addressID))
-        for id in Set(explain).subtracting(found).sorted() { Log.warning("--explain \(id): no address has this id") }
+        let asked = Set(explain)
+        var linkOf: [String: Link] = [:]
+        for l in result.links where asked.contains(l.addressID) { linkOf[l.addressID] = l }
+        for id in asked.subtracting(linkOf.keys).sorted() { Log.warning("--explain \(id): no address has this id") }
         for e in result.explanations {
-            let link = result.links.first { $0.addressID == e.addressID }
-            Log.info(json ? "{\"explain\":\(LinkExplain.json(e))}" : LinkExplain.text(e, link: link))
+            Log.info(json ? "{\"explain\":\(LinkExplain.json(e))}" : LinkExplain.text(e, link: linkOf[e.addressID]))
         }
     }
 }

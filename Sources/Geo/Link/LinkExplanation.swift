@@ -75,13 +75,13 @@ extension LinkWorld {
         for c in scored {
             let q = Planar.nearestOnEdges(of: rings(c.building), to: points[a]).point
             var t = try terms(c.building, distance: c.distance, nearest: q, in: frame, acrossBelow: .infinity)
-            // The scoring looks for a road in between only while the cost can still matter.
-            if !c.pastEnd, abs(t.total - c.cost) > 1e-6, abs(t.total - t.acrossRoad - c.cost) <= 1e-6 { t.acrossRoad = 0 }
-            let past = c.pastEnd
+            // The scoring looks for a road in between only while the cost can still matter: where
+            // it did not, the score holds no road.
+            if !c.pastEnd, t.acrossRoad > 0, abs(t.total - t.acrossRoad - c.cost) <= 1e-6 { t.acrossRoad = 0 }
             e.candidates.append(LinkExplanation.Candidate(
                 buildingID: buildingID(c.building), distance: c.distance, ray: t.ray,
                 turnDegrees: t.turn.map { $0 * 180 / Double.pi }, facing: t.facing, numberSpot: t.numberSpot,
-                outbuilding: t.outbuilding, acrossRoad: t.acrossRoad, score: c.cost, pastStreetEnd: past,
+                outbuilding: t.outbuilding, acrossRoad: t.acrossRoad, score: c.cost, pastStreetEnd: c.pastEnd,
                 order: aligned.map { $0 == c.building ? 0 : w.orderPenalty } ?? 0,
                 occupancy: occupancy.added(houseKey(a), to: held[c.building] ?? [])))
         }
@@ -93,8 +93,7 @@ extension LinkWorld {
 
 extension LinkWorld {
     /// The scored candidates of the pending addresses whose ids are among `ids`, by address.
-    static func scoredOf(_ pending: [(address: Int, scored: [Candidate])], among ids: Set<String>, attrs: FeatureAttributes,
-                         aIdx: [Int]) -> [Int: [Candidate]] {
+    func scored(of pending: [(address: Int, scored: [Candidate])], among ids: Set<String>) -> [Int: [Candidate]] {
         var out: [Int: [Candidate]] = [:]
         for p in pending where ids.contains(attrs.addressIDs[aIdx[p.address]]) { out[p.address] = p.scored }
         return out
@@ -105,7 +104,7 @@ extension Linker {
     /// The explanations of the tile's own addresses that `LinkerOptions.explain` names.
     func explanations(_ world: LinkWorld, tile: TileGrid.Tile, layers: ProjectedLayers, scored: [Int: [Candidate]],
                       aligned: [Int: Int], chosen: [Int: Assignment.Choice]) throws -> [LinkExplanation] {
-        let occupancy = Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty)
+        let occupancy = options.weights.occupancy
         var held: [Int: Set<String>] = [:]
         for (a, b) in world.assigned.enumerated() { if let b { held[b, default: []].insert(world.houseKey(a)) } }
         var out: [LinkExplanation] = []

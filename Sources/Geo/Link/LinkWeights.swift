@@ -74,6 +74,8 @@ public struct LinkWeights: Sendable, Equatable {
     /// stages after scoring (face alignment, occupancy) add to a cost, or the alignment's
     /// window when that is wider.
     var reach: Double { max(orderPenalty + max(occupiedPenalty, cornerPenalty), alignWindow) }
+    /// What the numbers a footprint holds cost (`occupiedPenalty`, `cornerPenalty`).
+    var occupancy: Occupancy { Occupancy(second: occupiedPenalty, corner: cornerPenalty) }
 
     public init() {}
 

@@ -317,7 +317,7 @@ public struct Linker: Sendable {
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
         }
-        let explained = options.explain.isEmpty ? [:] : LinkWorld.scoredOf(pending, among: options.explain, attrs: attrs, aIdx: aIdx)
+        let explained = options.explain.isEmpty ? [:] : world.scored(of: pending, among: options.explain)
         // The COVERS addresses pin the order of their faces; only worth listing when some address
         // is left to align.
         let covered = pending.isEmpty ? [] : (0..<na).compactMap { a in
@@ -334,7 +334,7 @@ public struct Linker: Sendable {
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
-            claims: coverNumbers, occupancy: Occupancy(second: options.weights.occupiedPenalty, corner: options.weights.cornerPenalty))
+            claims: coverNumbers, occupancy: options.weights.occupancy)
         for (a, ch) in chosen {
             var best = ch.candidate
             world.assigned[a] = best.building
