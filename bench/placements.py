@@ -8,7 +8,8 @@ only (never from flyr's output):
                 face (one side of a named street between junctions), a line from the first
                 house to the last along the street, 8 m off its centreline; every number is
                 placed on it by linear interpolation between the face's lowest and highest
-                numbers (uneven lots and gaps give the error)
+                numbers (uneven lots and gaps give the error); hyphenated numbers (Queens'
+                "239-27") are ranged per block, as a street-range geocoder ranges them
   centreline    the interpolation line's rule on the street's centreline itself, as a street
                 range geocoder that sets no offset returns a point (TIGER-style): where along
                 the street, not on which side
@@ -164,8 +165,11 @@ def main():
         i = max(j for j in range(len(js) - 1) if js[j] <= t) if t < js[-1] else len(js) - 2
         n = number(a["properties"].get("number"), blocks)
         if n is not None:
-            faces.setdefault((k, i, side(g, t, c)), []).append((n, t, aid))
-    for (k, i, s), rows in faces.items():
+            # Hyphenated numbers ("239-27") are ranged per block, as a street-range geocoder's
+            # ranges are: a face whose houses change block is two ranges, not one from 238-01
+            # to 239-27.
+            faces.setdefault((k, i, side(g, t, c), n // 1000 if blocks else 0), []).append((n, t, aid))
+    for (k, i, s, _), rows in faces.items():
         g = roads[k][1]
         # The line runs from the lowest number's house to the highest's, whichever way that is.
         rows.sort()
