@@ -84,7 +84,7 @@ struct LinkCommand: ParsableCommand {
             Log.warning("\(result.repairedFootprints) invalid footprint(s) repaired with make-valid (kept, not dropped)")
         }
         Log.info(json ? summary.json : summary.text)
-        explainLinks(result)
+        explainLinks(result, asked: options.explain)
         if let report, let p = minAccuracy, report.accuracy < p {
             Log.error("accuracy \(LinkTable.format(report.accuracy * 100, 2))% is below --min-accuracy \(LinkTable.format(p * 100, 2))%")
             throw ExitCode(Exit.belowAccuracy)
@@ -95,9 +95,8 @@ struct LinkCommand: ParsableCommand {
 
 extension LinkCommand {
     /// `--explain`: each address asked for, or a warning for an id the addresses do not hold.
-    func explainLinks(_ result: LinkResult) {
-        guard !explain.isEmpty else { return }
-        let asked = Set(explain)
+    func explainLinks(_ result: LinkResult, asked: Set<String>) {
+        guard !asked.isEmpty else { return }
         var linkOf: [String: Link] = [:]
         for l in result.links where asked.contains(l.addressID) { linkOf[l.addressID] = l }
         for id in asked.subtracting(linkOf.keys).sorted() { Log.warning("--explain \(id): no address has this id") }
