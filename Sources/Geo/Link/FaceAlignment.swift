@@ -71,17 +71,38 @@ struct FaceAlignment {
     static func between(_ a: Mark, _ b: Mark) -> Int { max(0, b.below - a.upTo, a.below - b.upTo) }
 
     /// The places along the street of the homes among a face's options, sorted, for `passOver`:
-    /// every footprint but an outbuilding, one a covered point holds (`held`), and one that is the
-    /// best footprint of an address of a street other than `street` (`bestOf`: the streets whose
-    /// addresses take each footprint first), as a corner house numbered on the cross street.
+    /// every footprint but an outbuilding, one standing behind another (`behind`, as a garage
+    /// behind its house: the run of houses along the kerb passes before it), one a covered point
+    /// holds (`held`), and one that is the best footprint of an address of a street other than
+    /// `street` (`bestOf`: the streets whose addresses take each footprint first), as a corner
+    /// house numbered on the cross street.
     static func homes(_ entries: [Entry], street: Substring, held: Set<Int>, bestOf: [Int: Set<String>],
-                      outbuilding: (Int) -> Bool) -> [Double] {
+                      outbuilding: (Int) -> Bool, behind: Set<Int> = []) -> [Double] {
         var at: [Int: Double] = [:]
         for e in entries {
-            for o in e.options where !held.contains(o.building) && !outbuilding(o.building)
+            for o in e.options where !held.contains(o.building) && !outbuilding(o.building) && !behind.contains(o.building)
                 && !(bestOf[o.building]?.contains { $0 != street } ?? false) { at[o.building] = o.along }
         }
         return at.values.sorted()
+    }
+
+    /// Which of `footprints` stand behind another of them as seen from a street: the place
+    /// along the street of a footprint's centre (`along`) lies within the other's span along
+    /// the street (`span`: the least and greatest place of its outline) and its outline stays
+    /// farther from the street's line than the other's (`span`'s `near`, in metres). Neighbours
+    /// in a row, each centre within its own span only, stand beside each other; two footprints
+    /// as near the street over one span stand side by side.
+    static func standingBehind(_ footprints: [Int], along: (Int) -> Double,
+                               span: (Int) -> (lo: Double, hi: Double, near: Double)) -> Set<Int> {
+        let spans = footprints.map(span)
+        var behind = Set<Int>()
+        for (i, b) in footprints.enumerated() {
+            let x = along(b)
+            if spans.indices.contains(where: { j in j != i && spans[j].lo <= x && x <= spans[j].hi && spans[j].near < spans[i].near }) {
+                behind.insert(b)
+            }
+        }
+        return behind
     }
 
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
@@ -137,6 +158,23 @@ struct FaceAlignment {
             end = table[at.entry][at.option].from
         }
         return (total, matched)
+    }
+}
+
+extension LinkWorld {
+    /// A footprint's span along a street's line (`lo`, `hi`: the least and greatest place along
+    /// it of the footprint's outline, in metres from its start) and its outline's least distance
+    /// from the line (`near`).
+    func span(of b: Int, on chain: Int) -> (lo: Double, hi: Double, near: Double) {
+        let line = streetChains.lines[chain]
+        var lo = Double.infinity, hi = -Double.infinity, near = Double.infinity
+        for ring in rings(b) {
+            for c in ring {
+                guard let at = Planar.locate(c, on: line) else { continue }
+                lo = min(lo, at.along); hi = max(hi, at.along); near = min(near, abs(at.offset))
+            }
+        }
+        return (lo, hi, near)
     }
 }
 
@@ -221,8 +259,13 @@ extension LinkWorld {
             // along another street's line must show its order (a pair of numbers compared).
             guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
+            let standing = Set(entries.flatMap { $0.options.map(\.building) }.filter { !isOutbuilding($0) }).sorted()
+            let behind = options.weights.passOver > 0
+                ? FaceAlignment.standingBehind(standing, along: { along[key.chain * buildingBoxes.count + $0]!.along },
+                                               span: { span(of: $0, on: key.chain) })
+                : []
             let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
-                                            bestOf: bestOf, outbuilding: { self.isOutbuilding($0) })
+                                            bestOf: bestOf, outbuilding: { self.isOutbuilding($0) }, behind: behind)
             for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
                                                  homes: homes, passOver: options.weights.passOver,
                                                  shareable: shareable) where slot >= 0 {

@@ -37,9 +37,9 @@ public struct LinkWeights: Sendable, Equatable {
     /// Leaving an address out of its face's alignment.
     public var leaveOut = 80.0
     /// Each footprint the alignment passes over between two numbers of a face, unless a covered
-    /// point holds it, it is an outbuilding, or it is the best footprint of an address of another
-    /// street (a corner house numbered on the cross street): on a run of numbered houses every
-    /// house takes a number.
+    /// point holds it, it is an outbuilding, it stands behind another (a garage behind its house),
+    /// or it is the best footprint of an address of another street (a corner house numbered on
+    /// the cross street): on a run of numbered houses every house takes a number.
     public var passOver = 6.0
     /// The alignment reads an address's cost for a footprint above its own best less this much:
     /// a difference smaller than a point's common error along the street (a geocoder's slide, a

@@ -20,6 +20,33 @@ import Testing
         return s
     }
 
+    /// Eighteen houses 9 m apart along Main Street, the middle twelve numbered in order and
+    /// slid up to 8 m along the street either way; with `garages`, a garage of 42 m² (as big as
+    /// a small home) behind every third house, across the line between its lot and the next.
+    func slidRun(seed: UInt64, garages: Bool) -> Scene {
+        var s = Scene()
+        var g = SeededRandom(seed: seed)
+        s.road("r", "LINESTRING(-60 0,160 0)", name: "Main Street")
+        for k in -3..<15 {
+            let x = Double(9 * k)
+            s.building("h\(k)", "POLYGON((\(x) 14,\(x + 8) 14,\(x + 8) 24,\(x) 24,\(x) 14))")
+            if garages, k % 3 == 0 { s.building("g\(k)", "POLYGON((\(x + 5) 28,\(x + 11) 28,\(x + 11) 35,\(x + 5) 35,\(x + 5) 28))") }
+            guard (0..<12).contains(k) else { continue }
+            s.address("a\(k)", x + 4 + Double(g.next() % 1000) / 1000 * 16 - 8, 5, number: "\(2 * k + 1)")
+        }
+        return s
+    }
+
+    /// A garage behind the row is no house the run passes over: the houses link as they do
+    /// without it. (Counted as homes, the garages cost this drawing's run two houses: passing one
+    /// over then costs as much as passing over a house, and the run shifts by one.)
+    @Test func aGarageBehindTheRowIsNoHousePassedOver() throws {
+        let with = try slidRun(seed: 12, garages: true).link(), without = try slidRun(seed: 12, garages: false).link()
+        let houses = { (r: LinkResult) in (0..<12).map { r.link("a\($0)").buildingID } }
+        #expect(misses(without) == 0)
+        #expect(houses(with) == houses(without))
+    }
+
     func misses(_ r: LinkResult) -> Int { (0..<12).filter { r.link("a\($0)").buildingID != "h\($0)" }.count }
 
     @Test func aRunOfItsOwnStreetHolds() throws {
