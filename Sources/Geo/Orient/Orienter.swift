@@ -189,8 +189,8 @@ public final class Orienter {
             func line(_ s: Int) -> UnsafeBufferPointer<Coord> { UnsafeBufferPointer(rebasing: flat[starts[s]..<starts[s + 1]]) }
             // The rings read in place. A line whose envelope lies farther from the footprint's
             // than the bound is too (no need to look closer).
-            func nearest<Rings: Sequence>(to rings: Rings) throws -> (Int, Double)? where Rings.Element == UnsafeBufferPointer<Coord> {
-                try self.nearest(box: box, want: want) { s, bound in
+            func nearest<Rings: Sequence>(to rings: Rings) -> (Int, Double)? where Rings.Element == UnsafeBufferPointer<Coord> {
+                self.nearest(box: box, want: want) { s, bound in
                     guard boxes[s].intersects(box.expanded(by: bound)) else { return nil }
                     return Planar.distance(rings: rings, ringsBox: box, line: line(s), maxDistance: bound)
                 }
@@ -204,13 +204,13 @@ public final class Orienter {
                     return d <= bound ? d : nil
                 }
             } else if rings.count == 1 {
-                found = try rings[0].withUnsafeBufferPointer { try nearest(to: CollectionOfOne($0)) }
+                found = rings[0].withUnsafeBufferPointer { nearest(to: CollectionOfOne($0)) }
             } else {
                 let all = rings.flatMap { $0 }
-                found = try all.withUnsafeBufferPointer { coords in
+                found = all.withUnsafeBufferPointer { coords in
                     var views: [UnsafeBufferPointer<Coord>] = [], k = 0
                     for ring in rings { views.append(UnsafeBufferPointer(rebasing: coords[k..<(k + ring.count)])); k += ring.count }
-                    return try nearest(to: views)
+                    return nearest(to: views)
                 }
             }
             guard let (s, d) = found, let closest = Planar.closestOnLine(centre, line(s)) else { return nil }
