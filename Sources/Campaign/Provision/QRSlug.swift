@@ -54,7 +54,7 @@ public enum QRSlug {
     /// makes, would be a million calls at a city's addresses. Without /dev/urandom, the system
     /// generator word by word.
     struct Source {
-        nonisolated(unsafe) private static let device: Int32 = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        private static let device: Int32 = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         private var words = [UInt64](repeating: 0, count: 512)
         private var at = 512
 

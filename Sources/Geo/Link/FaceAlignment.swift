@@ -87,20 +87,18 @@ struct FaceAlignment {
     }
 
     /// Which of `footprints` stand behind another of them as seen from a street: the place
-    /// along the street of a footprint's centre (`along`) lies within the other's span along
+    /// along the street of a footprint's centre (its `along`) lies within the other's span along
     /// the street (`span`: the least and greatest place of its outline) and its outline stays
     /// farther from the street's line than the other's (`span`'s `near`, in metres). Neighbours
     /// in a row, each centre within its own span only, stand beside each other; two footprints
     /// as near the street over one span stand side by side.
-    static func standingBehind(_ footprints: [Int], along: (Int) -> Double,
+    static func standingBehind(_ footprints: [(building: Int, along: Double)],
                                span: (Int) -> (lo: Double, hi: Double, near: Double)) -> Set<Int> {
-        let spans = footprints.map(span)
+        let spans = footprints.map { span($0.building) }
         var behind = Set<Int>()
-        for (i, b) in footprints.enumerated() {
-            let x = along(b)
-            if spans.indices.contains(where: { j in j != i && spans[j].lo <= x && x <= spans[j].hi && spans[j].near < spans[i].near }) {
-                behind.insert(b)
-            }
+        for (i, f) in footprints.enumerated()
+        where spans.indices.contains(where: { j in j != i && spans[j].lo <= f.along && f.along <= spans[j].hi && spans[j].near < spans[i].near }) {
+            behind.insert(f.building)
         }
         return behind
     }
@@ -257,11 +255,14 @@ extension LinkWorld {
             }
             // A face whose numbers do not run along the street has no order to align; one read
             // along another street's line must show its order (a pair of numbers compared).
-            guard options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
+            // One address has no order to keep (`FaceAlignment.align` matches none).
+            guard entries.count > 1,
+                  options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
             let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
-            let standing = Set(entries.flatMap { $0.options.map(\.building) }.filter { !isOutbuilding($0) }).sorted()
+            var standing: [Int: Double] = [:]
+            for e in entries { for o in e.options where !isOutbuilding(o.building) { standing[o.building] = o.along } }
             let behind = options.weights.passOver > 0
-                ? FaceAlignment.standingBehind(standing, along: { along[key.chain * buildingBoxes.count + $0]!.along },
+                ? FaceAlignment.standingBehind(standing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                                span: { span(of: $0, on: key.chain) })
                 : []
             let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,

@@ -5,25 +5,11 @@ import Testing
 /// missing from the extract, no street at all) are aligned along the road they stand by.
 @Suite struct FacePlaceTests {
     /// Eighteen houses 9 m apart along Main Street, the middle twelve numbered 1, 3, 5… in
-    /// order, each point slid up to 6 m along the street either way, as a geocoder slides it:
-    /// read one by one, a point may land on its neighbour; the order holds the run.
-    func slidRun(street: String?) -> Scene {
-        var s = Scene()
-        var g = SeededRandom(seed: 3)
-        s.road("r", "LINESTRING(-60 0,160 0)", name: "Main Street")
-        for k in -3..<15 {
-            let x = Double(9 * k)
-            s.building("h\(k)", "POLYGON((\(x) 14,\(x + 8) 14,\(x + 8) 24,\(x) 24,\(x) 14))")
-            guard (0..<12).contains(k) else { continue }
-            s.address("a\(k)", x + 4 + Double(g.next() % 1000) / 1000 * 12 - 6, 5, number: "\(2 * k + 1)", street: street)
-        }
-        return s
-    }
-
-    /// Eighteen houses 9 m apart along Main Street, the middle twelve numbered in order and
-    /// slid up to 8 m along the street either way; with `garages`, a garage of 42 m² (as big as
-    /// a small home) behind every third house, across the line between its lot and the next.
-    func slidRun(seed: UInt64, garages: Bool) -> Scene {
+    /// order, each point slid up to `slide` metres along the street either way, as a geocoder
+    /// slides it (drawn from `seed`): read one by one, a point may land on its neighbour; the
+    /// order holds the run. With `garages`, a garage of 42 m² (as big as a small home) stands
+    /// behind every third house, across the line between its lot and the next.
+    func slidRun(street: String? = "Main Street", seed: UInt64 = 3, slide: Double = 6, garages: Bool = false) -> Scene {
         var s = Scene()
         var g = SeededRandom(seed: seed)
         s.road("r", "LINESTRING(-60 0,160 0)", name: "Main Street")
@@ -32,16 +18,16 @@ import Testing
             s.building("h\(k)", "POLYGON((\(x) 14,\(x + 8) 14,\(x + 8) 24,\(x) 24,\(x) 14))")
             if garages, k % 3 == 0 { s.building("g\(k)", "POLYGON((\(x + 5) 28,\(x + 11) 28,\(x + 11) 35,\(x + 5) 35,\(x + 5) 28))") }
             guard (0..<12).contains(k) else { continue }
-            s.address("a\(k)", x + 4 + Double(g.next() % 1000) / 1000 * 16 - 8, 5, number: "\(2 * k + 1)")
+            s.address("a\(k)", x + 4 + Double(g.next() % 1000) / 1000 * 2 * slide - slide, 5, number: "\(2 * k + 1)", street: street)
         }
         return s
     }
 
     /// A garage behind the row is no house the run passes over: the houses link as they do
-    /// without it. (Counted as homes, the garages cost this drawing's run two houses: passing one
+    /// without it. (Points slid up to 8 m; counted as homes, the garages cost this drawing's run two houses: passing one
     /// over then costs as much as passing over a house, and the run shifts by one.)
     @Test func aGarageBehindTheRowIsNoHousePassedOver() throws {
-        let with = try slidRun(seed: 12, garages: true).link(), without = try slidRun(seed: 12, garages: false).link()
+        let with = try slidRun(seed: 12, slide: 8, garages: true).link(), without = try slidRun(seed: 12, slide: 8).link()
         let houses = { (r: LinkResult) in (0..<12).map { r.link("a\($0)").buildingID } }
         #expect(misses(without) == 0)
         #expect(houses(with) == houses(without))

@@ -54,15 +54,15 @@ import Testing
         1: (0, 8, 3), 3: (8, 16, 3), 5: (16, 24, 3), 7: (24, 32, 3), 10: (13, 15, 12), 11: (34, 40, 12)]
 
     func behindInRow() -> Set<Int> {
-        FaceAlignment.standingBehind(row.keys.sorted(), along: { (row[$0]!.lo + row[$0]!.hi) / 2 }, span: { row[$0]! })
+        FaceAlignment.standingBehind(row.keys.sorted().map { ($0, (row[$0]!.lo + row[$0]!.hi) / 2) }, span: { row[$0]! })
     }
 
     @Test func aFootprintBehindAnotherStandsBehindItNotTheRowBeside() {
         #expect(behindInRow() == [10])
         // Two footprints at one distance from the street over one span: neither is behind.
         let twin: [Int: (lo: Double, hi: Double, near: Double)] = [0: (0, 10, 3), 1: (0, 10, 3)]
-        #expect(FaceAlignment.standingBehind([0, 1], along: { _ in 5 }, span: { twin[$0]! }).isEmpty)
-        #expect(FaceAlignment.standingBehind([], along: { _ in 0 }, span: { row[$0]! }).isEmpty)
+        #expect(FaceAlignment.standingBehind([(0, 5), (1, 5)], span: { twin[$0]! }).isEmpty)
+        #expect(FaceAlignment.standingBehind([], span: { row[$0]! }).isEmpty)
     }
 
     /// Numbers 1, 3, 5 and 7 of the row, 1 and 7 pinned; 3 slid toward the back-yard building,
