@@ -208,18 +208,25 @@ extension LinkWorld {
     /// footprint only, so they pin the order of their neighbours.
     func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
         var faces: [FaceKey: [FaceAlignment.Entry]] = [:]
+        // The streets whose addresses take each footprint first: one of another street is a
+        // corner house numbered on the cross street (`FaceAlignment.homes`).
+        var bestOf: [Int: Set<String>] = [:]
+        for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
         var along: [Int: (along: Double, offset: Double)] = [:]
-        func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double, recess: Double)]) throws {
+        func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double, recess: Double, pastEnd: Bool)]) throws {
             guard let number = attrs.numbers[aIdx[a]], let (here, face) = facePlace(a), here.offset != 0 else { return }
             let s = here.chain
             let left = face.left
             var choices: [FaceAlignment.Option] = []
             let w = options.weights
-            for (b, extra, recess) in candidates where extra <= w.alignWindow {
+            for (b, extra, recess, pastEnd) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
-                let read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
+                var read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
+                // Past a piled end the point tells no house from another: a corner house there,
+                // numbered on the cross street, costs what the assignment charges for it.
+                if pastEnd, bestOf[b]?.contains(where: { $0 != (streetKeys[a] ?? "") }) ?? false { read += w.cornerPenalty }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }
             guard !choices.isEmpty else { return }
@@ -229,7 +236,7 @@ extension LinkWorld {
         var entered: [Int] = []
         for (slot, p) in pending.enumerated() {
             guard let best = p.scored.first else { continue }
-            try enter(slot: slot, address: p.address, p.scored.map { ($0.building, $0.cost - best.cost, $0.recess) })
+            try enter(slot: slot, address: p.address, p.scored.map { ($0.building, $0.cost - best.cost, $0.recess, $0.pastEnd) })
             entered.append(p.address)
         }
         guard !entered.isEmpty else { return [:] }
@@ -238,8 +245,6 @@ extension LinkWorld {
         for f in fixed { fixedBuilding[f.address] = f.building }
         // What no face counts as a home (`FaceAlignment.homes`).
         let held = Set(fixed.map(\.building))
-        var bestOf: [Int: Set<String>] = [:]
-        for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
         var near = Set<Int>()
         let r = options.weights.numberRadius
         for a in entered {
@@ -247,7 +252,7 @@ extension LinkWorld {
             for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
             where fixedBuilding[j] != nil && streetKeys[j] == streetKeys[a] { near.insert(j) }
         }
-        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0)]) }
+        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0, false)]) }
         var out: [Int: Int] = [:]
         for key in faces.keys.sorted() {
             let entries = faces[key]!.sorted {

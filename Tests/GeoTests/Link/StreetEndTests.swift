@@ -50,6 +50,25 @@ import Testing
         #expect(!plain.candidates.isEmpty && plain.candidates.allSatisfy { !$0.pastStreetEnd })
     }
 
+    /// The street ends at a cross street, and the first house past the end is the corner house
+    /// numbered on the cross street: the piled numbers pass it by, in order, as they would a
+    /// house of another street anywhere.
+    @Test func thePiledNumbersPassTheCornerHouseOfTheCrossStreet() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        s.road("cross", "LINESTRING(0 -100,0 100)", name: "Cross Street")
+        s.building("corner", "POLYGON((3 4,15 4,15 16,3 16,3 4))")
+        s.address("c1", 1.5, 10, number: "1", street: "Cross Street")
+        for (i, n) in Self.beyond.enumerated() {
+            let x = 20 + 15 * Double(i)
+            s.building("h\(n)", "POLYGON((\(x) 8,\(x + 10) 8,\(x + 10) 20,\(x) 20,\(x) 8))")
+            s.address("a\(n)", [0.2, 0.4, 0.1, 0.3, 0.5][i], 1, number: n)
+        }
+        let result = try s.link()
+        #expect(Self.beyond.map { result.link("a\($0)").buildingID ?? "-" } == Self.beyond.map { "h\($0)" })
+        #expect(result.link("c1").buildingID == "corner")
+    }
+
     @Test func aStreetThatGoesOnHasNoEndThere() throws {
         #expect(try linkedBeyond(scene(continued: true)) == linkedBeyond(scene(continued: true), endReach: 0))
         #expect(try linkedBeyond(scene(continued: true, fork: true)) == linkedBeyond(scene(continued: true, fork: true), endReach: 0))
