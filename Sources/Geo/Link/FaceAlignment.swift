@@ -218,7 +218,7 @@ extension LinkWorld {
             let s = here.chain
             let left = face.left
             var choices: [FaceAlignment.Option] = []
-            let w = options.weights
+            let w = options.weights, street = streetKeys[a] ?? ""
             for (b, extra, recess, pastEnd) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
@@ -226,7 +226,7 @@ extension LinkWorld {
                 var read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
                 // Past a piled end the point tells no house from another: a corner house there,
                 // numbered on the cross street, costs what the assignment charges for it.
-                if pastEnd, bestOf[b]?.contains(where: { $0 != (streetKeys[a] ?? "") }) ?? false { read += w.cornerPenalty }
+                if pastEnd, bestOf[b]?.contains(where: { $0 != street }) ?? false { read += w.cornerPenalty }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }
             guard !choices.isEmpty else { return }
