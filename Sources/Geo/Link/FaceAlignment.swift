@@ -224,9 +224,13 @@ extension LinkWorld {
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
                 var read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
-                // Past a piled end the point tells no house from another: a corner house there,
-                // numbered on the cross street, costs what the assignment charges for it.
-                if pastEnd, bestOf[b]?.contains(where: { $0 != street }) ?? false { read += w.cornerPenalty }
+                // Past a piled end the point tells no house from another, but what a footprint is
+                // still counts there in full, not within the tolerance: a corner house numbered on
+                // the cross street costs what the assignment charges for it, an outbuilding its penalty.
+                if pastEnd {
+                    if bestOf[b]?.contains(where: { $0 != street }) ?? false { read += w.cornerPenalty }
+                    if isOutbuilding(b) { read += w.outbuildingPenalty }
+                }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }
             guard !choices.isEmpty else { return }

@@ -69,6 +69,26 @@ import Testing
         #expect(result.link("c1").buildingID == "corner")
     }
 
+    /// A shed stands by the street's continuation just past the end, the cheapest footprint from
+    /// the pile, and the last house costs more than the tolerance above it: the face alignment
+    /// still gives the piled numbers the houses in order, not the shed the first and each number
+    /// its neighbour's house.
+    @Test func theFaceAlignsThePiledNumbersPastAShed() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        s.building("shed", "POLYGON((5 -1,9 -1,9 3,5 3,5 -1))")
+        for (i, n) in Self.beyond.enumerated() {
+            let x = 12 + 15 * Double(i)
+            s.building("h\(n)", "POLYGON((\(x) 6,\(x + 8) 6,\(x + 8) 18,\(x) 18,\(x) 6))")
+            s.address("a\(n)", [-4, -2, 0, -1, -3][i], 1, number: n)
+        }
+        var o = LinkerOptions()
+        o.explain = Set(Self.beyond.map { "a\($0)" })
+        let ex = try s.link(o).explanations
+        let aligned = Dictionary(uniqueKeysWithValues: ex.map { ($0.addressID, $0.aligned ?? "-") })
+        #expect(Self.beyond.map { aligned["a\($0)"] } == Self.beyond.map { "h\($0)" })
+    }
+
     @Test func aStreetThatGoesOnHasNoEndThere() throws {
         #expect(try linkedBeyond(scene(continued: true)) == linkedBeyond(scene(continued: true), endReach: 0))
         #expect(try linkedBeyond(scene(continued: true, fork: true)) == linkedBeyond(scene(continued: true, fork: true), endReach: 0))
