@@ -10,7 +10,8 @@ struct FaceAlignment {
     /// One address of a face: its candidates on the face's side, with their place along the
     /// street and their cost above the address's own best (less `LinkWeights.alignTolerance`), plus
     /// `LinkWeights.recessCost` per metre the spot of the footprint the point stands before lies
-    /// back from the footprint's front (`Candidate.recess`).
+    /// back from the footprint's front (`Candidate.recess`), plus, for a footprint scored past a
+    /// piled street end, what it is (`LinkWorld.faceAlignments`).
     struct Entry {
         var slot: Int
         var number: Double
@@ -81,9 +82,16 @@ struct FaceAlignment {
         var at: [Int: Double] = [:]
         for e in entries {
             for o in e.options where !held.contains(o.building) && !outbuilding(o.building) && !behind.contains(o.building)
-                && !(bestOf[o.building]?.contains { $0 != street } ?? false) { at[o.building] = o.along }
+                && !isCorner(o.building, of: street, bestOf: bestOf) { at[o.building] = o.along }
         }
         return at.values.sorted()
+    }
+
+    /// True when `b` is the best footprint of an address of a street other than `street`
+    /// (`bestOf`: the streets whose addresses take each footprint first): a corner house
+    /// numbered on the cross street.
+    static func isCorner(_ b: Int, of street: some StringProtocol, bestOf: [Int: Set<String>]) -> Bool {
+        bestOf[b]?.contains { $0 != street } ?? false
     }
 
     /// Which of `footprints` stand behind another of them as seen from a street: the place
@@ -208,8 +216,7 @@ extension LinkWorld {
     /// footprint only, so they pin the order of their neighbours.
     func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
         var faces: [FaceKey: [FaceAlignment.Entry]] = [:]
-        // The streets whose addresses take each footprint first: one of another street is a
-        // corner house numbered on the cross street (`FaceAlignment.homes`).
+        // The streets whose addresses take each footprint first (`FaceAlignment.isCorner`).
         var bestOf: [Int: Set<String>] = [:]
         for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
         var along: [Int: (along: Double, offset: Double)] = [:]
@@ -228,7 +235,7 @@ extension LinkWorld {
                 // still counts there in full, not within the tolerance: a corner house numbered on
                 // the cross street costs what the assignment charges for it, an outbuilding its penalty.
                 if pastEnd {
-                    if bestOf[b]?.contains(where: { $0 != street }) ?? false { read += w.cornerPenalty }
+                    if FaceAlignment.isCorner(b, of: street, bestOf: bestOf) { read += w.cornerPenalty }
                     if isOutbuilding(b) { read += w.outbuildingPenalty }
                 }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))

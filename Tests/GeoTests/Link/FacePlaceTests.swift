@@ -24,8 +24,9 @@ import Testing
     }
 
     /// A garage behind the row is no house the run passes over: the houses link as they do
-    /// without it. (Points slid up to 8 m; counted as homes, the garages cost this drawing's run two houses: passing one
-    /// over then costs as much as passing over a house, and the run shifts by one.)
+    /// without it. (Points slid up to 8 m; counted as homes, the garages cost this drawing's run
+    /// two houses: passing one over then costs as much as passing over a house, and the run
+    /// shifts by one.)
     @Test func aGarageBehindTheRowIsNoHousePassedOver() throws {
         let with = try slidRun(seed: 12, slide: 8, garages: true).link(), without = try slidRun(seed: 12, slide: 8).link()
         let houses = { (r: LinkResult) in (0..<12).map { r.link("a\($0)").buildingID } }
