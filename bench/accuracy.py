@@ -31,7 +31,7 @@ PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "small
 PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The defaults of the weights swept (flyr link --help lists them all).
 SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
-         "outbuildingPenalty": 6, "smallFootprint": 30, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
+         "outbuildingPenalty": 6, "smallFootprint": 50, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
          "orderAgreement": 0.5, "orderApart": 10, "passOver": 6, "alignTolerance": 6, "recessCost": 0.3}
 
 

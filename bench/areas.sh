@@ -22,6 +22,13 @@
 #                    (Schaan mostly) whose houses stand back along unnamed lanes off the
 #                    street that numbers them; 123 truth rows from addresses tagged on buildings
 #   liechtenstein-nodes  the same extract with address nodes inside one building: 156 rows
+#   neubrandenburg   Neubrandenburg (Germany), © OpenStreetMap contributors (ODbL 1.0), the
+#                    extract of 2016 that JOSM's Debian source package carries as sample data
+#                    (fetched from Debian's archive and checked by its sha256): a town of
+#                    slab blocks with an entrance and a number per stairwell, terraces, and
+#                    villages of detached houses; 2,601 truth rows from addresses tagged on
+#                    buildings
+#   neubrandenburg-nodes  the same extract with address nodes inside one building: 9,729 rows
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
@@ -77,4 +84,14 @@ if [ ! -f "$out/liechtenstein/truth.csv" ] || [ ! -f "$out/liechtenstein-nodes/t
     echo "$sum  $tmp/$orig" | sha256sum -c --quiet
     tar -xJf "$tmp/$orig" -C "$tmp" osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf
     pair liechtenstein liechtenstein-nodes "$tmp/osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf" liechtenstein
+fi
+
+orig=josm_0.0.svn19369+dfsg.orig.tar.gz
+sum=1f06af63d3b1371da2820debb50a3aae7bbdea90ed7f615de35d60c258e9bbf0
+if [ ! -f "$out/neubrandenburg/truth.csv" ] || [ ! -f "$out/neubrandenburg-nodes/truth.csv" ]; then
+    curl -fsSL -o "$tmp/$orig" "http://deb.debian.org/debian/pool/main/j/josm/$orig"
+    echo "$sum  $tmp/$orig" | sha256sum -c --quiet
+    tar -xzf "$tmp/$orig" -C "$tmp" josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2
+    # No German profile in the tools; the address country it sets is not read by the linker.
+    pair neubrandenburg neubrandenburg-nodes "$tmp/josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2" helsinki-centre
 fi

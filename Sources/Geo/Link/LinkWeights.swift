@@ -18,7 +18,7 @@ public struct LinkWeights: Sendable, Equatable {
     /// An outbuilding (garage, shed…).
     public var outbuildingPenalty = 6.0
     /// A footprint smaller than this many square metres is an outbuilding whatever its class.
-    public var smallFootprint = 30.0
+    public var smallFootprint = 50.0
     /// A building that already holds another house number of the street.
     public var occupiedPenalty = 20.0
     /// A building that already holds a number of another street only (a corner).
