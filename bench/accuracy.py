@@ -13,7 +13,7 @@ The areas are those under --data (../shared/data) and, when bench/areas.sh has m
 ~/.cache/flyr-bench/areas.
 Usage: bench/accuracy.py [--data DIR]... [--sweep] [--calibration] [--derived]
                          [--geocoder-seeds N [--geocoder-slide M]]"""
-import argparse, csv, glob, json, os, subprocess, sys, tempfile
+import argparse, csv, glob, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import table  # noqa: E402  (the same table format as the timings)
@@ -29,10 +29,16 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprint", "occupiedPenalty", "cornerPenalty", "acrossRoadPenalty", "orderPenalty",
          "lineStep"]
 PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
-# The defaults of the weights swept (flyr link --help lists them all).
-SWEEP = {"orderPenalty": 5, "leaveOut": 80, "occupiedPenalty": 20, "cornerPenalty": 10, "turnCost": 15, "acrossRoadPenalty": 25,
-         "outbuildingPenalty": 6, "smallFootprint": 50, "numberOrderCost": 0.75, "endReach": 10, "beyondEndCost": 0.1,
-         "orderAgreement": 0.5, "orderApart": 10, "passOver": 6, "alignTolerance": 6, "recessCost": 0.3}
+# The weights swept; their defaults are read from `flyr link --help`, which lists each name=value.
+SWEEP = ["orderPenalty", "leaveOut", "occupiedPenalty", "cornerPenalty", "turnCost", "acrossRoadPenalty", "outbuildingPenalty",
+         "smallFootprint", "numberOrderCost", "endReach", "beyondEndCost", "orderAgreement", "orderApart", "passOver",
+         "alignTolerance", "recessCost"]
+
+
+def weight_defaults():
+    """{name: default} of every weight, from `flyr link --help`."""
+    text = subprocess.run([FLYR, "link", "--help"], capture_output=True, text=True, check=True).stdout
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"\b([A-Za-z]+)=([0-9.]+)", text)}
 
 
 def cases(data):
@@ -180,7 +186,9 @@ def main():
     all_cases = [c for c in all_cases if c not in failed]
     if args.sweep and all_cases:
         srows = []
-        for w, v in SWEEP.items():
+        defaults = weight_defaults()
+        for w in SWEEP:
+            v = defaults[w]
             for f in (0.5, 2):
                 srows.append([f"{w}={v * f:g}"] + [f"{100 * link(c, ['--weight', f'{w}={v * f:g}'], os.path.join(tmp, 's.csv'))[0]:.2f}"
                                                    for c in all_cases])

@@ -107,6 +107,17 @@ public struct LinkWeights: Sendable, Equatable {
     /// The names `set(_:_:)` takes, in order.
     public static let names = settable.map(\.name)
 
+    /// Each name with its default as `set(_:_:)` takes it (angles in degrees), "name=value", in
+    /// order: what `flyr link --help` lists and `bench/accuracy.py` sweeps from.
+    public static let defaults: [String] = {
+        let w = LinkWeights()
+        return settable.map { s in
+            // Rounded to a millionth: a right angle's radians back in degrees keep a last-digit error.
+            let v = (w[keyPath: s.path] * (s.degrees ? 180 / Double.pi : 1) * 1e6).rounded() / 1e6
+            return "\(s.name)=\(v.rounded() == v ? String(Int(v)) : String(v))"
+        }
+    }()
+
     /// Sets the weight called `name` (one of `names`; angles in degrees); false for an unknown name
     /// or a negative or non-finite value (a turn step must be above 0).
     public mutating func set(_ name: String, _ value: Double) -> Bool {

@@ -112,4 +112,22 @@ import Testing
         #expect(!w.set("turnStep", 0) && !w.set("leaveOut", -1) && !w.set("noSuchWeight", 1))
         #expect(w.turnStep == defaults.turnStep && w.leaveOut == defaults.leaveOut)
     }
+
+    /// The defaults `flyr link --help` lists (and the accuracy sweep reads) name every weight and
+    /// set each back to its default.
+    @Test func theListedDefaultsAreTheDefaults() throws {
+        #expect(LinkWeights.defaults.map { String($0.split(separator: "=")[0]) } == LinkWeights.names)
+        var w = LinkWeights()
+        for name in LinkWeights.names { _ = w.set(name, 7) }
+        #expect(w != LinkWeights())
+        for item in LinkWeights.defaults {
+            let parts = item.split(separator: "=")
+            let value = try #require(Double(parts[1]))
+            let set = w.set(String(parts[0]), value)
+            #expect(set, "\(item)")
+        }
+        #expect(abs(w.maxTurn - LinkWeights().maxTurn) < 1e-9 && abs(w.turnStep - LinkWeights().turnStep) < 1e-9)
+        w.maxTurn = LinkWeights().maxTurn; w.turnStep = LinkWeights().turnStep
+        #expect(w == LinkWeights())
+    }
 }
