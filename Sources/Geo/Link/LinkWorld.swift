@@ -172,9 +172,14 @@ final class LinkWorld {
         attrs.houseKeys[aIdx[a]]
     }
 
+    /// True when the footprint's class names several dwellings (apartments, dormitory, the two
+    /// halves of a semi-detached house, a terrace) or tenants (hotel, commercial, retail,
+    /// office). `residential` names a use, not a count: mappers draw it on single houses, and it
+    /// holds two numbers less often than `house` or no class at all (neubrandenburg-nodes: 18 of
+    /// 515, against 78 of 646 and 1,042 of 5,822).
     static func multiUnitByClass(_ b: Building) -> Bool {
         guard let c = b.buildingClass else { return false }
-        return ["apartments", "dormitory", "residential", "hotel", "terrace", "commercial", "retail", "office"].contains(c)
+        return ["apartments", "dormitory", "semidetached_house", "terrace", "hotel", "commercial", "retail", "office"].contains(c)
     }
 
     /// Metres within which a point counts as on the footprint's edge: absorbs the round-off of

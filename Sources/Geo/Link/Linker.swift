@@ -75,7 +75,8 @@ public struct NearbyBuilding: Sendable, Equatable {
 public struct BuildingLinks: Sendable, Equatable {
     public var buildingID: String
     public var addressCount: Int
-    /// Two or more addresses linked (or its class says apartments).
+    /// Two or more addresses linked, or one and a class that says several households
+    /// (`LinkWorld.multiUnitByClass`).
     public var isMultiUnit: Bool
     public var isOrphan: Bool { addressCount == 0 }
 }

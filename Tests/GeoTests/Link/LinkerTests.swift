@@ -291,7 +291,10 @@ extension LinkResult {
         let alone = house.link("c").confidence
         // Whichever the alignment gives the house, neither link claims more than half.
         for id in ["a", "b"] { #expect(house.link(id).confidence <= Linker.sharedHome(alone, numbers: 2)) }
-        #expect(try scene(class: "apartments", second: ("3", nil)).link("a").confidence == alone)
+        for cls in ["apartments", "semidetached_house"] { #expect(try scene(class: cls, second: ("3", nil)).link("a").confidence == alone) }
+        // `residential` names a use, not several households: two numbers still share one home.
+        let residential = try scene(class: "residential", second: ("3", nil))
+        for id in ["a", "b"] { #expect(residential.link(id).confidence <= Linker.sharedHome(alone, numbers: 2)) }
         #expect(try scene(class: nil, second: ("1", "B")).link("a").confidence == alone)
         #expect(Linker.sharedHome(0.8, numbers: 1) == 0.8 && Linker.sharedHome(0.8, numbers: 3) == 0.267)
     }
