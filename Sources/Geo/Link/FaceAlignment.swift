@@ -236,7 +236,7 @@ extension LinkWorld {
                 // the cross street costs what the assignment charges for it, an outbuilding its penalty.
                 if pastEnd {
                     if FaceAlignment.isCorner(b, of: street, bestOf: bestOf) { read += w.cornerPenalty }
-                    if isOutbuilding(b) { read += w.outbuildingPenalty }
+                    if isOutbuilding(b) { read += outbuildingCost(b) }
                 }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }

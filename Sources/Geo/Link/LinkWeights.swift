@@ -15,8 +15,12 @@ public struct LinkWeights: Sendable, Equatable {
     public var numberOrderCap = 10.0
     /// Neighbours whose numbers are compared lie within this many metres.
     public var numberRadius = 60.0
-    /// An outbuilding (garage, shed…).
-    public var outbuildingPenalty = 6.0
+    /// A footprint whose class or subtype says it is an outbuilding (garage, shed, barn…): the
+    /// mapper's word that nobody lives there.
+    public var outbuildingPenalty = 25.0
+    /// A footprint smaller than `smallFootprint` whose tags do not say what it is: more often a
+    /// garage than a home, but by its size alone.
+    public var smallFootprintPenalty = 6.0
     /// A footprint smaller than this many square metres is an outbuilding whatever its class.
     public var smallFootprint = 50.0
     /// A building that already holds another house number of the street.
@@ -92,7 +96,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
         ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
         ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
-        ("smallFootprint", \.smallFootprint, false),
+        ("smallFootprintPenalty", \.smallFootprintPenalty, false), ("smallFootprint", \.smallFootprint, false),
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),

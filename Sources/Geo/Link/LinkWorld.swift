@@ -159,6 +159,13 @@ final class LinkWorld {
     /// A garage, shed or the like: by its class, or by a footprint too small for a home.
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || areas[b] < options.weights.smallFootprint }
 
+    /// What a footprint costs as an outbuilding: `outbuildingPenalty` when its tags say it is one,
+    /// `smallFootprintPenalty` when only its size does, nothing for a home.
+    func outbuildingCost(_ b: Int) -> Double {
+        let w = options.weights
+        return attrs.outbuilding[bIdx[b]] ? w.outbuildingPenalty : areas[b] < w.smallFootprint ? w.smallFootprintPenalty : 0
+    }
+
     /// The rings regrouped into parts of `partSizes` rings each.
     static func parts(of partSizes: [Int], rings: [[Coord]]) -> [PolygonCoords] {
         var out: [PolygonCoords] = [], k = 0
@@ -384,7 +391,7 @@ final class LinkWorld {
                 s.numberSpot = w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
             }
         }
-        if isOutbuilding(b) { s.outbuilding = w.outbuildingPenalty }
+        if isOutbuilding(b) { s.outbuilding = outbuildingCost(b) }
         if s.total < limit, d > 0, try crossesRoad(p, q) { s.acrossRoad = w.acrossRoadPenalty }
         return s
     }

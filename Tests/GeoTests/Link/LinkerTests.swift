@@ -101,6 +101,23 @@ extension LinkResult {
         #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "shed")
     }
 
+    /// A garage by its tag costs more than a footprint by its size alone: a point a metre before a
+    /// tagged garage in front of its house goes to the house 9 m on, one a metre before an
+    /// untagged footprint of that size takes the footprint (6 m, a garage's width, is less than
+    /// the 8 m more to the house).
+    @Test func aTaggedGarageCostsMoreThanAFootprintBySizeAlone() throws {
+        func linked(class cls: String?) throws -> String? {
+            var s = Scene()
+            s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+            s.building("house", "POLYGON((-6 12,6 12,6 24,-6 24,-6 12))")
+            s.building("garage", "POLYGON((-2.5 4,2.5 4,2.5 9,-2.5 9,-2.5 4))", class: cls)   // 25 m2
+            s.address("a1", 0, 3)
+            return try s.link().link("a1").buildingID
+        }
+        #expect(try linked(class: "garage") == "house")
+        #expect(try linked(class: nil) == "garage")
+    }
+
     @Test func equalDistancesGoToTheBuildingBehindThePoint() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
