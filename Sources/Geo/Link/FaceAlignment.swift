@@ -233,10 +233,11 @@ extension LinkWorld {
                 var read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
                 // Past a piled end the point tells no house from another, but what a footprint is
                 // still counts there in full, not within the tolerance: a corner house numbered on
-                // the cross street costs what the assignment charges for it, an outbuilding its penalty.
+                // the cross street costs what the assignment charges for it, an outbuilding what
+                // scoring charges it (`outbuildingCost`).
                 if pastEnd {
                     if FaceAlignment.isCorner(b, of: street, bestOf: bestOf) { read += w.cornerPenalty }
-                    if isOutbuilding(b) { read += outbuildingCost(b) }
+                    read += outbuildingCost(b)
                 }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))
             }

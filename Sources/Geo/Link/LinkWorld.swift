@@ -184,10 +184,8 @@ final class LinkWorld {
     /// office). `residential` names a use, not a count: mappers draw it on single houses, and it
     /// holds two numbers less often than `house` or no class at all (neubrandenburg-nodes: 18 of
     /// 515, against 78 of 646 and 1,042 of 5,822).
-    static func multiUnitByClass(_ b: Building) -> Bool {
-        guard let c = b.buildingClass else { return false }
-        return ["apartments", "dormitory", "semidetached_house", "terrace", "hotel", "commercial", "retail", "office"].contains(c)
-    }
+    static func multiUnitByClass(_ b: Building) -> Bool { b.buildingClass.map(multiUnitClasses.contains) ?? false }
+    static let multiUnitClasses: Set<String> = ["apartments", "dormitory", "semidetached_house", "terrace", "hotel", "commercial", "retail", "office"]
 
     /// Metres within which a point counts as on the footprint's edge: absorbs the round-off of
     /// projecting degrees to metres, far below any survey precision.
@@ -391,7 +389,7 @@ final class LinkWorld {
                 s.numberSpot = w.numberOrderCost * min(abs(x - expectedX), w.numberOrderCap)
             }
         }
-        if isOutbuilding(b) { s.outbuilding = outbuildingCost(b) }
+        s.outbuilding = outbuildingCost(b)
         if s.total < limit, d > 0, try crossesRoad(p, q) { s.acrossRoad = w.acrossRoadPenalty }
         return s
     }

@@ -94,7 +94,7 @@ extension LinkWorld {
         for b in buildingIndex.query(corridor) {
             guard let lateral = Planar.distance(rings: rings(b), ringsBox: buildingBoxes[b], line: on, maxDistance: r) else { continue }
             var cost = lateral + w.beyondEndCost * max(0, Planar.dot(Planar.sub(try centre(b), end.origin), end.dir))
-            if isOutbuilding(b) { cost += outbuildingCost(b) }
+            cost += outbuildingCost(b)
             if let k = at[b], out[k].cost <= cost { continue }
             if try crossesRoad(p, Planar.closestPoint(on: rings(b), to: p)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
