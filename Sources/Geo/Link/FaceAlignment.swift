@@ -20,11 +20,23 @@ struct FaceAlignment {
         var household: String
         var rank: Int32
         var options: [Option]
+
+        /// The house number as written, the household key's part before the street.
+        var numberText: Substring { household.prefix { $0 != "|" } }
     }
     struct Option {
         var building: Int
         var along: Double
         var extra: Double
+    }
+
+    /// A face's entries in the order of their numbers along the street: by number, then by the
+    /// number as written, so 10 comes before 10a and 10a before 10b (the household key alone,
+    /// "10|street" against "10a|street", would put 10a first), then household and id rank.
+    static func inNumberOrder(_ entries: [Entry]) -> [Entry] {
+        entries.sorted {
+            ($0.number, $0.numberText, $0.household, $0.rank) < ($1.number, $1.numberText, $1.household, $1.rank)
+        }
     }
 
     /// How many addresses in a row the alignment may leave out between two it matches.
@@ -38,7 +50,7 @@ struct FaceAlignment {
     /// per metre (the default weight is so high that the order is in effect strict).
     /// Each of `homes` (places along the street, sorted) that lies strictly between the
     /// footprints of two numbers matched one after the other costs `passOver`.
-    /// `entries` come sorted by number, then household, then id rank; `shareable(b)` says a
+    /// `entries` come in number order (`inNumberOrder`); `shareable(b)` says a
     /// footprint holds several households.
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
                       shareable: (Int) -> Bool) -> [Int: Int] {
@@ -267,9 +279,7 @@ extension LinkWorld {
         for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0, false)]) }
         var out: [Int: Int] = [:]
         for key in faces.keys.sorted() {
-            let entries = faces[key]!.sorted {
-                ($0.number, $0.household, $0.rank) < ($1.number, $1.household, $1.rank)
-            }
+            let entries = FaceAlignment.inNumberOrder(faces[key]!)
             // A face whose numbers do not run along the street has no order to align; one read
             // along another street's line must show its order (a pair of numbers compared).
             // One address has no order to keep (`FaceAlignment.align` matches none).

@@ -458,6 +458,29 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
     }
 
+    /// 10, 10a and 10b are one number as a value: along the street 10 comes first, then 10a,
+    /// then 10b, though "10a|main st" sorts before "10|main st". Houses at along 0, 8 and 16, the
+    /// points 5 m past their own, nearer the next house (each costs half a metre per metre): in
+    /// number order every point keeps its house; with 10a taken first, 10a and 10b do not.
+    @Test func aLetterAfterANumberComesAfterTheBareNumber() {
+        func slid(_ i: Int, _ text: String, _ rank: Int32) -> Entry {
+            let at = Double(8 * i + 5)
+            let options = (0..<3).map { (b: Int) -> Option in
+                let along = Double(8 * b)
+                return Option(building: b, along: along, extra: 0.5 * abs(at - along))
+            }
+            return Entry(slot: i, number: 10, at: at, household: text + "|main st", rank: rank, options: options)
+        }
+        let given = [slid(2, "10b", 0), slid(0, "10", 1), slid(1, "10a", 2)]
+        let ordered = FaceAlignment.inNumberOrder(given)
+        #expect(ordered.map { String($0.numberText) } == ["10", "10a", "10b"])
+        let align = { (entries: [Entry]) in FaceAlignment.align(entries, leaveOut: 80, backstep: 1000, shareable: { _ in false }) }
+        #expect(align(ordered) == [0: 0, 1: 1, 2: 2])
+        let byKey = given.sorted { ($0.household, $0.rank) < ($1.household, $1.rank) }
+        #expect(byKey.map { String($0.numberText) } == ["10a", "10b", "10"])
+        #expect(align(byKey) == [0: 0, 1: 2, 2: 1])
+    }
+
     @Test func twoNumbersShareAFootprintOnlyWhenItHoldsSeveralHouseholds() {
         let one = [Option(building: 7, along: 0, extra: 0)]
         let entries = [Entry(slot: 0, number: 1, at: 0, household: "1", rank: 0, options: one),
