@@ -17,6 +17,9 @@ struct FaceAlignment {
         var number: Double
         /// The address's point along the street.
         var at: Double
+        /// How far the point stands from the street its rays start from (`LinkWorld.streetAnchor`);
+        /// nil for an address linked for certain, which takes part with its own footprint only.
+        var depth: Double? = nil
         var household: String
         var rank: Int32
         var options: [Option]
@@ -47,24 +50,42 @@ struct FaceAlignment {
     /// Leaving one out costs `leaveOut` (metres of extra cost): an address whose place in the
     /// order would cost more keeps its own best.
     /// A footprint standing back along the street from the previous number's costs `backstep`
-    /// per metre (the default weight is so high that the order is in effect strict).
+    /// per metre (the default weight is so high that the order is in effect strict), except
+    /// where one of the two stands behind the other (`behind(a, b)`: 1 when `b` stands behind
+    /// `a`, −1 when `a` stands behind `b`, else 0) and the points say which is which: the point
+    /// matched to the one behind stands at least `depthApart` metres farther from the street.
+    /// Two houses one behind the other share a place along the street, so the order of their
+    /// centres there is no evidence; a point that stands deeper is.
     /// Each of `homes` (places along the street, sorted) that lies strictly between the
     /// footprints of two numbers matched one after the other costs `passOver`.
     /// `entries` come in number order (`inNumberOrder`); `shareable(b)` says a
     /// footprint holds several households.
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
+                      behind: @escaping (Int, Int) -> Int = { _, _ in 0 }, depthApart: Double = .infinity,
                       shareable: (Int) -> Bool) -> [Int: Int] {
         guard entries.count > 1 else { return [:] }
         // Each option's mark among the homes, worked out once for both directions: the DP then
         // counts the homes between two options by a subtraction.
         let marks = passOver > 0 ? entries.map { $0.options.map { mark(homes, $0.along) } } : []
-        let rules = Rules(leaveOut: leaveOut, backstep: backstep, marks: marks, passOver: passOver)
+        let rules = Rules(leaveOut: leaveOut, backstep: backstep, marks: marks, passOver: passOver,
+                          behind: behind, depthApart: depthApart)
         let up = solve(entries, direction: 1, rules, shareable: shareable)
         let down = solve(entries, direction: -1, rules, shareable: shareable)
         return (down.total < up.total ? down : up).matched
     }
 
-    private struct Rules { var leaveOut: Double, backstep: Double, marks: [[Mark]], passOver: Double }
+    private struct Rules {
+        var leaveOut: Double, backstep: Double, marks: [[Mark]], passOver: Double
+        var behind: (Int, Int) -> Int, depthApart: Double
+
+        /// True when the points of `prev` and `next` tell which of their footprints `a` and `b`,
+        /// one standing behind the other, is whose (`FaceAlignment.align`).
+        func deeper(_ prev: Entry, _ a: Int, _ next: Entry, _ b: Int) -> Bool {
+            guard let d0 = prev.depth, let d1 = next.depth else { return false }
+            let sense = behind(a, b)
+            return sense != 0 && Double(sense) * (d1 - d0) >= depthApart
+        }
+    }
 
     /// Where a place stands among sorted homes: how many lie more than a centimetre below it,
     /// and how many lie below a centimetre above it.
@@ -117,10 +138,18 @@ struct FaceAlignment {
         let spans = footprints.map { span($0.building) }
         var behind = Set<Int>()
         for (i, f) in footprints.enumerated()
-        where spans.indices.contains(where: { j in j != i && spans[j].lo <= f.along && f.along <= spans[j].hi && spans[j].near < spans[i].near }) {
+        where spans.indices.contains(where: { j in j != i && stands(f.along, spans[i], behind: spans[j]) }) {
             behind.insert(f.building)
         }
         return behind
+    }
+
+    /// True when a footprint (its centre's place `along` the street and its span) stands behind
+    /// another (its span): its centre lies within the other's span along the street and its
+    /// outline stays farther from the street's line.
+    static func stands(_ along: Double, _ span: (lo: Double, hi: Double, near: Double),
+                       behind other: (lo: Double, hi: Double, near: Double)) -> Bool {
+        other.lo <= along && along <= other.hi && other.near < span.near
     }
 
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
@@ -150,7 +179,9 @@ struct FaceAlignment {
                         if po.building == o.building {
                             guard prev.household == e.household || shareable(o.building) else { continue }
                         } else {
-                            c += backstep * max(0, direction * (po.along - o.along))
+                            if !rules.deeper(prev, po.building, e, o.building) {
+                                c += backstep * max(0, direction * (po.along - o.along))
+                            }
                             if let here { c += passOver * Double(between(rules.marks[j][k], here)) }
                         }
                         if c < best.cost { best = Step(cost: c, from: (j, k)) }
@@ -208,6 +239,11 @@ struct FaceKey: Hashable, Comparable {
 }
 
 extension LinkWorld {
+    /// How far an address's point stands from where its rays start (`streetAnchor`).
+    func depth(_ a: Int) -> Double? {
+        streetAnchor(a).map { Planar.length(Planar.sub(points[a], $0.point)) }
+    }
+
     /// Where an address stands for the face alignment, and its face: along its own street's line
     /// (`placeOnStreet`), else, when its own street is not near (a place name instead of a
     /// street, a street missing from the extract, no street at all), along the line of the
@@ -255,7 +291,8 @@ extension LinkWorld {
             }
             guard !choices.isEmpty else { return }
             faces[face, default: []].append(
-                FaceAlignment.Entry(slot: slot, number: number, at: here.along, household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
+                FaceAlignment.Entry(slot: slot, number: number, at: here.along, depth: slot < 0 ? nil : depth(a),
+                                    household: houseKey(a), rank: attrs.addressRank[aIdx[a]], options: choices))
         }
         var entered: [Int] = []
         for (slot, p) in pending.enumerated() {
@@ -285,21 +322,36 @@ extension LinkWorld {
             // One address has no order to keep (`FaceAlignment.align` matches none).
             guard entries.count > 1,
                   options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
-            let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
-            var standing: [Int: Double] = [:]
-            for e in entries { for o in e.options where !isOutbuilding(o.building) { standing[o.building] = o.along } }
-            let behind = options.weights.passOver > 0
-                ? FaceAlignment.standingBehind(standing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                                               span: { span(of: $0, on: key.chain) })
-                : []
-            let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
-                                            bestOf: bestOf, outbuilding: { self.isOutbuilding($0) }, behind: behind)
-            for (slot, b) in FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
-                                                 homes: homes, passOver: options.weights.passOver,
-                                                 shareable: shareable) where slot >= 0 {
-                out[slot] = b
-            }
+            for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf) where slot >= 0 { out[slot] = b }
         }
         return out
+    }
+
+    /// One face's alignment (`FaceAlignment.align`): its entries in number order, the line
+    /// (`chain`) its places are read along, the footprints covered points hold (`held`) and the
+    /// streets whose addresses take each footprint first (`bestOf`).
+    private func alignFace(_ entries: [FaceAlignment.Entry], on chain: Int, held: Set<Int>,
+                           bestOf: [Int: Set<String>]) -> [Int: Int] {
+        let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
+        var spans: [Int: (along: Double, span: (lo: Double, hi: Double, near: Double))] = [:]
+        for e in entries {
+            for o in e.options where spans[o.building] == nil { spans[o.building] = (o.along, span(of: o.building, on: chain)) }
+        }
+        var standing: [Int: Double] = [:]
+        for e in entries { for o in e.options where !isOutbuilding(o.building) { standing[o.building] = o.along } }
+        let behind = options.weights.passOver > 0
+            ? FaceAlignment.standingBehind(standing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                                           span: { spans[$0]!.span })
+            : []
+        let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
+                                        bestOf: bestOf, outbuilding: { self.isOutbuilding($0) }, behind: behind)
+        let stacked = { (a: Int, b: Int) -> Int in
+            guard let x = spans[a], let y = spans[b] else { return 0 }
+            if FaceAlignment.stands(y.along, y.span, behind: x.span) { return 1 }
+            return FaceAlignment.stands(x.along, x.span, behind: y.span) ? -1 : 0
+        }
+        return FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
+                                   homes: homes, passOver: options.weights.passOver,
+                                   behind: stacked, depthApart: options.weights.alignTolerance, shareable: shareable)
     }
 }
