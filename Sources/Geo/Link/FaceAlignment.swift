@@ -179,9 +179,8 @@ struct FaceAlignment {
                         if po.building == o.building {
                             guard prev.household == e.household || shareable(o.building) else { continue }
                         } else {
-                            if !rules.deeper(prev, po.building, e, o.building) {
-                                c += backstep * max(0, direction * (po.along - o.along))
-                            }
+                            let back = direction * (po.along - o.along)
+                            if back > 0 && !rules.deeper(prev, po.building, e, o.building) { c += backstep * back }
                             if let here { c += passOver * Double(between(rules.marks[j][k], here)) }
                         }
                         if c < best.cost { best = Step(cost: c, from: (j, k)) }
