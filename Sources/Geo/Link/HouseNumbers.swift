@@ -3,7 +3,8 @@
 /// along the street its own house should stand, which breaks ties between attached houses.
 public enum HouseNumbers {
     /// A house number as a number, for its order along the street: the digits up to the first
-    /// other character ("123A" → 123, "12 1/2" → 121). Parts between hyphens are a block and a
+    /// other character ("123A" → 123), or up to digits after a space ("12 1/2" → 12, after 12
+    /// and before 13 by its text). Parts between hyphens are a block and a
     /// house where the data set numbers so (`blocks`, see `blockStyle`: Queens' "114-101" is
     /// 114101, after "114-99" and before "115-03", 115003), else a range, read as its first
     /// number ("12-14" → 12). Nil when it has no digits or a letter before its digits.
@@ -11,22 +12,28 @@ public enum HouseNumbers {
         guard let s else { return nil }
         var r = Reading()
         // ASCII text byte by byte (no grapheme breaking); anything else by Character below.
-        var ascii = true
+        var ascii = true, spaced = false
         bytes: for c in s.utf8 {
             switch c {
-            case 48...57: r.digit(Double(c - 48))
-            case 45: r.hyphen()
-            case 32: continue
+            case 48...57:
+                if spaced && r.inPart { return r.value(blocks: blocks) }
+                r.digit(Double(c - 48))
+            case 45: r.hyphen(); spaced = false
+            case 32: spaced = true
             case 0x80...: ascii = false; break bytes
             default: return r.value(blocks: blocks)
             }
         }
         if ascii { return r.value(blocks: blocks) }
         r = Reading()
+        spaced = false
         for ch in s {
-            if let d = ch.wholeNumberValue, ch.isASCII { r.digit(Double(d)) }
-            else if ch == "-" { r.hyphen() }
-            else if ch == " " { continue }
+            if let d = ch.wholeNumberValue, ch.isASCII {
+                if spaced && r.inPart { break }
+                r.digit(Double(d))
+            }
+            else if ch == "-" { r.hyphen(); spaced = false }
+            else if ch == " " { spaced = true }
             else if r.any { break } else { return nil }
         }
         return r.value(blocks: blocks)

@@ -38,7 +38,7 @@ import Testing
 @Suite struct HouseNumberValueTests {
     /// ASCII numbers are read byte by byte, others Character by Character: both read the same.
     @Test(arguments: [("82-45", 82045.0), ("114-101", 114101.0), ("115-03", 115003.0), ("89-95", 89095.0), ("1-2-3", 1002003.0),
-                      ("12-", 12.0), ("123A", 123.0), ("12 1/2", 121.0), ("A12", nil), ("", nil), ("-", nil),
+                      ("12-", 12.0), ("123A", 123.0), ("12 1/2", 12.0), ("227-16 1/2", 227016.0), ("12 - 3", 12003.0), ("4 B", 4.0), ("A12", nil), ("", nil), ("-", nil),
                       ("12\r\n3", 12.0), ("12é", 12.0), ("é12", nil), ("１２", nil), ("4-２", 4.0), ("7\u{301}", nil)] as [(String, Double?)])
     func readsHouseNumbers(_ text: String, _ value: Double?) {
         #expect(HouseNumbers.value(text, blocks: true) == value)
