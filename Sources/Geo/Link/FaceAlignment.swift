@@ -332,14 +332,19 @@ extension LinkWorld {
     private func alignFace(_ entries: [FaceAlignment.Entry], on chain: Int, held: Set<Int>,
                            bestOf: [Int: Set<String>]) -> [Int: Int] {
         let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
+        // Two houses one behind the other are told apart only by points that many metres apart in
+        // depth (`align`'s `depthApart`); a face whose points all stand alike (a geocoder's) has
+        // none, and needs the spans of its homes only, for `standingBehind`.
+        let depths = entries.compactMap(\.depth)
+        let readsDepth = (depths.max() ?? 0) - (depths.min() ?? 0) >= options.weights.alignTolerance
         var spans: [Int: (along: Double, span: (lo: Double, hi: Double, near: Double))] = [:]
         for e in entries {
-            for o in e.options where spans[o.building] == nil { spans[o.building] = (o.along, span(of: o.building, on: chain)) }
+            for o in e.options where spans[o.building] == nil && (readsDepth || !isOutbuilding(o.building)) {
+                spans[o.building] = (o.along, span(of: o.building, on: chain))
+            }
         }
-        var standing: [Int: Double] = [:]
-        for e in entries { for o in e.options where !isOutbuilding(o.building) { standing[o.building] = o.along } }
         let behind = options.weights.passOver > 0
-            ? FaceAlignment.standingBehind(standing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            ? FaceAlignment.standingBehind(spans.keys.filter { !isOutbuilding($0) }.sorted().map { ($0, spans[$0]!.along) },
                                            span: { spans[$0]!.span })
             : []
         let homes = FaceAlignment.homes(entries, street: Occupancy.street(of: entries[0].household), held: held,
