@@ -3,7 +3,8 @@
 
 Keeps features whose bbox intersects BBOX (the Overture CLI's rule), in the same layout as
 the source files: buildings and segments as FeatureCollections, addresses as GeoJSONSeq,
-and the truth rows of the kept addresses. Usage: python3 samples/cut.py SRC_DIR OUT_DIR
+and the truth rows of the kept addresses whose building is kept.
+Usage: python3 samples/cut.py SRC_DIR OUT_DIR
 """
 import json, os, sys
 
@@ -39,8 +40,11 @@ def features(path):
 
 def main(src, out):
     os.makedirs(out, exist_ok=True)
+    buildings = set()
     for name in ("buildings.geojson", "segments.geojson"):
         kept = [l for l in features(os.path.join(src, name)) if keep(l)]
+        if name == "buildings.geojson":
+            buildings = {json.loads(l)["id"] for l in kept}
         with open(os.path.join(out, name), "w", encoding="utf-8") as fh:
             fh.write('{"type": "FeatureCollection", "features": [\n' + ",\n".join(kept) + "]}")
     # An address is kept in both files when either of its placements lies in the box, so
@@ -57,8 +61,11 @@ def main(src, out):
          open(os.path.join(out, "truth.csv"), "w", encoding="utf-8") as oh:
         header = fh.readline()
         oh.write(header)
+        # A row whose building lies outside the box (its address kept for a frontage point
+        # inside it) names a building the sample lacks: no link could match it.
         for row in fh:
-            if row.split(",", 1)[0] in ids:
+            address, building = row.split(",", 2)[:2]
+            if address in ids and building in buildings:
                 oh.write(row)
 
 
