@@ -64,7 +64,7 @@ def main(src, out):
         # A row whose building lies outside the box (its address kept for a frontage point
         # inside it) names a building the sample lacks: no link could match it.
         for row in fh:
-            address, building = row.split(",", 2)[:2]
+            address, building = row.rstrip("\r\n").split(",")[:2]
             if address in ids and building in buildings:
                 oh.write(row)
 
