@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""flyr benchmarks: times each command (median of N runs) with its peak memory (wait4's
-ru_maxrss) and prints tables. Stdlib only. Usage: bench/bench.py [--runs N] [--data DIR]"""
+"""flyr benchmarks: times each command (median of N runs) with its peak memory (GNU time's
+%M) and prints tables. Stdlib only. Usage: bench/bench.py [--runs N] [--data DIR]"""
 import argparse, csv, filecmp, json, os, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLYR = os.path.join(ROOT, ".build", "release", "flyr")
+# GNU time reports a command's own peak. wait4's ru_maxrss does not: a child forked from this
+# script starts with the script's resident set, so a command smaller than the script (after it
+# has read a large CSV) would show the script's size. `make bench` installs it (Debian's time).
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
 CPU = {}
@@ -14,16 +18,20 @@ QR_STEP = "flyr qr campaign -> ZIP of 512-px PNGs"
 def run(cmd):
     """Runs cmd; returns (seconds, peak RSS in MiB, stderr). Its CPU seconds (user + system)
     are added to CPU[the command line], one figure per run."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read()
-    _, status, usage = os.wait4(p.pid, 0)
-    dt = time.perf_counter() - t0
+    with tempfile.NamedTemporaryFile(mode="r", prefix="flyr-peak-") as peak:
+        wrapped = [GNU_TIME, "-f", "%M", "-o", peak.name] + cmd if GNU_TIME else cmd
+        t0 = time.perf_counter()
+        p = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        dt = time.perf_counter() - t0
+        # The last line is the peak in KiB (a failing command's status line comes before it).
+        kib = int(peak.read().split()[-1]) if GNU_TIME else usage.ru_maxrss
     CPU.setdefault(" ".join(cmd), []).append(usage.ru_utime + usage.ru_stime)
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"bench: {' '.join(cmd)} failed with exit {code}:\n{err.decode()}")
-    return dt, usage.ru_maxrss / 1024, err.decode()
+    return dt, kib / 1024, err.decode()
 
 
 def median_run(cmd, runs):
