@@ -23,7 +23,7 @@ struct RenderCommand: ParsableCommand {
     var status: String?
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output file: .png, .svg or .pdf.", valueName: "file"))
     var output: String?
-    @Option(name: .long, help: ArgumentHelp("Centre of the view (degrees); needs --zoom.", valueName: "LON,LAT"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Centre of the view (degrees); needs --zoom.", valueName: "LON,LAT"))
     var center: String?
     @Option(name: .long, help: ArgumentHelp("Web zoom level with --center (256-px tiles), e.g. 17.", valueName: "Z"))
     var zoom: Double?

@@ -54,7 +54,8 @@ import Testing
         let total = try DatabaseQueue(path: c).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM buildings") ?? 0 }
         let whole = try Self.both(c, dir, "whole.png", ["--size", "800x600", "--draw-threads", "1"])
         #expect(Self.number(before: "buildings read", in: whole.stderr) == total, "\(whole.stderr)")
-        let zoomed = try Self.both(c, dir, "z19.png", ["--center=-73.738,40.718", "--zoom", "19", "--size", "800x600", "--draw-threads", "1"])
+        // A western longitude after a space, as the README writes it, is the option's value.
+        let zoomed = try Self.both(c, dir, "z19.png", ["--center", "-73.738,40.718", "--zoom", "19", "--size", "800x600", "--draw-threads", "1"])
         #expect(zoomed.streamed == zoomed.loaded)
         let read = Self.number(before: "buildings read", in: zoomed.stderr) ?? -1
         let drawn = Self.number(before: "buildings,", in: zoomed.stderr) ?? -1
