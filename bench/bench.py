@@ -25,8 +25,10 @@ def run(cmd):
         err = p.stderr.read()
         _, status, usage = os.wait4(p.pid, 0)
         dt = time.perf_counter() - t0
-        # The last line is the peak in KiB (a failing command's status line comes before it).
-        kib = int(peak.read().split()[-1]) if GNU_TIME else usage.ru_maxrss
+        # The last line is the peak in KiB (a failing command's status line comes before it;
+        # a command that could not start leaves none, and its exit code is reported below).
+        words = peak.read().split()
+        kib = int(words[-1]) if GNU_TIME and words and words[-1].isdigit() else usage.ru_maxrss
     CPU.setdefault(" ".join(cmd), []).append(usage.ru_utime + usage.ru_stime)
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
