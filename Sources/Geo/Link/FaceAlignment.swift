@@ -152,6 +152,15 @@ struct FaceAlignment {
         other.lo <= along && along <= other.hi && other.near < span.near
     }
 
+    /// Which of two footprints (each its centre's place along the street and its span) stands
+    /// behind the other, as `align`'s `behind` reads it: 1 when `b` stands behind `a`, −1 when
+    /// `a` stands behind `b`, else 0.
+    static func stacking(_ a: (along: Double, span: (lo: Double, hi: Double, near: Double)),
+                         _ b: (along: Double, span: (lo: Double, hi: Double, near: Double))) -> Int {
+        if stands(b.along, b.span, behind: a.span) { return 1 }
+        return stands(a.along, a.span, behind: b.span) ? -1 : 0
+    }
+
     private struct Step { var cost: Double; var from: (entry: Int, option: Int)? }
 
     /// A dynamic programme over (entry, option): the least cost of matching entries 0...i with
@@ -351,8 +360,7 @@ extension LinkWorld {
                                         bestOf: bestOf, outbuilding: { self.isOutbuilding($0) }, behind: behind)
         let stacked = { (a: Int, b: Int) -> Int in
             guard let x = spans[a], let y = spans[b] else { return 0 }
-            if FaceAlignment.stands(y.along, y.span, behind: x.span) { return 1 }
-            return FaceAlignment.stands(x.along, x.span, behind: y.span) ? -1 : 0
+            return FaceAlignment.stacking(x, y)
         }
         return FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
                                    homes: homes, passOver: options.weights.passOver,

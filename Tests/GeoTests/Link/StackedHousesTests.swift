@@ -18,11 +18,7 @@ import Testing
     }
 
     func behind(_ spans: [Int: (along: Double, span: Span)]) -> (Int, Int) -> Int {
-        { a, b in
-            let x = spans[a]!, y = spans[b]!
-            if FaceAlignment.stands(y.along, y.span, behind: x.span) { return 1 }
-            return FaceAlignment.stands(x.along, x.span, behind: y.span) ? -1 : 0
-        }
+        { a, b in FaceAlignment.stacking(spans[a]!, spans[b]!) }
     }
 
     /// Numbers 18 and 24 on houses 0 and 3; 20 and 22 with their points before the row, at
