@@ -25,6 +25,25 @@ struct InputOptions: ParsableArguments {
     }
 }
 
+/// The inputs of a command that reads addresses only (`match`): no buildings or segments to
+/// offer in its help.
+struct AddressInputOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Addresses extract (GeoJSON or GeoJSONSeq); repeatable.", valueName: "file"))
+    var addresses: [String] = []
+    /// Unconditional parsing, as in `InputOptions`.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Keep addresses whose point lies in W,S,E,N (degrees).", valueName: "W,S,E,N"))
+    var bbox: String?
+
+    func validate() throws {
+        if addresses.filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
+        if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
+    }
+
+    var loadOptions: LoadOptions {
+        LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) })
+    }
+}
+
 /// Refuses to touch an existing output unless forced. '-' (stdout) is always allowed.
 func checkOutput(_ path: String?, force: Bool) throws {
     guard let path, path != "-" else { return }

@@ -49,7 +49,7 @@ struct MatchCommand: ParsableCommand {
         """)
 
     @OptionGroup var list: RecipientOptions
-    @OptionGroup var input: InputOptions
+    @OptionGroup var input: AddressInputOptions
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The matched rows (CSV); '-' or absent for stdout (unless --json).", valueName: "matched.csv"))
     var output: String?
     @Flag(name: .long, help: "Print the summary as JSON on stdout.")
@@ -60,7 +60,6 @@ struct MatchCommand: ParsableCommand {
     func validate() throws {
         if list.recipients == nil { throw ValidationError("missing --recipients list.csv") }
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
-        if !input.buildings.isEmpty || !input.segments.isEmpty { throw ValidationError("match reads --addresses only; --buildings and --segments go with provision") }
         if json, output == "-" { throw ValidationError("--json prints the summary on stdout; write the matched rows with -o matched.csv") }
     }
 

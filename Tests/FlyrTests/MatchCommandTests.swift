@@ -65,6 +65,25 @@ struct MatchCommandTests {
         #expect(missing.status == 65 && missing.stderr.contains("no column 'Strasse'"))
     }
 
+    /// match reads addresses only: its help offers no buildings or segments, and either one
+    /// is a usage error; --bbox keeps the addresses in the box.
+    @Test func matchOffersOnlyWhatItReads() throws {
+        let help = try CLI.run(["match", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--addresses") && help.stdout.contains("--bbox"))
+        #expect(!help.stdout.contains("--buildings") && !help.stdout.contains("--segments"), "\(help.stdout)")
+        let (_, list) = try write(Self.list, "list.csv")
+        for extra in ["--buildings", "--segments"] {
+            let r = try CLI.run(["match", "--recipients", list, "--addresses", a, extra, a])
+            #expect(r.status == 64 && r.stderr.contains(extra), "\(extra): \(r.status) \(r.stderr)")
+        }
+        let twice = try CLI.run(["match", "--recipients", list, "--addresses", "-", "--addresses", "-"])
+        #expect(twice.status == 64 && twice.stderr.contains("stdin"))
+        // A box away from the sample leaves no address to match: every row is not found.
+        let far = try CLI.run(["match", "--recipients", list, "--addresses", a, "--bbox", "-73.0,40.0,-72.9,40.1", "--json"])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as? [String: Any], "\(far.stderr)")
+        #expect(far.status == 0 && summary["matched"] as? Int == 0 && summary["rows"] as? Int == 6)
+    }
+
     @Test func provisionKeepsOnlyTheMatchedAddresses() throws {
         let (dir, list) = try write(Self.list, "list.csv")
         let out = dir.appendingPathComponent("c.gpkg").path, review = dir.appendingPathComponent("review.csv").path
