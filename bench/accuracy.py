@@ -13,7 +13,7 @@ The areas are those under --data (../shared/data) and, when bench/areas.sh has m
 ~/.cache/flyr-bench/areas.
 Usage: bench/accuracy.py [--data DIR]... [--sweep] [--calibration] [--derived]
                          [--geocoder-seeds N [--geocoder-slide M]]"""
-import argparse, csv, glob, json, os, re, subprocess, sys, tempfile
+import argparse, glob, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import table  # noqa: E402  (the same table format as the timings)
@@ -119,7 +119,7 @@ class LinkFailed(Exception):
 
 
 def link(case, extra, out):
-    """Runs flyr link with --check; returns (accuracy, the link CSV's path). Raises LinkFailed
+    """Runs flyr link with --check; returns (accuracy, flyr's check summary). Raises LinkFailed
     when flyr exits with anything but 0 or 1, naming the exit code and flyr's last message."""
     _, _, b, a, s, truth = case
     cmd = [FLYR, "link", "--buildings", b, "--addresses", a, "--check", truth, "--json", "--force", "-o", out, *extra]
@@ -132,22 +132,14 @@ def link(case, extra, out):
     # The share from the counts: the summary's accuracy is rounded to five digits already, and
     # rounding it again to a hundredth of a point can land a hundredth off.
     check = json.loads(p.stderr.strip().splitlines()[-1])["check"]
-    return check["correct"] / check["total"], out
+    return check["correct"] / check["total"], check
 
 
-def calibration(links, truth):
-    """Confidence bucket -> (links, share correct), BUFFER and NEAREST links of truth rows only."""
-    want = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(truth))}
-    edges = [0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]
-    n, ok = [0] * (len(edges) - 1), [0] * (len(edges) - 1)
-    for r in csv.DictReader(open(links)):
-        if r["address_id"] not in want or r["method"] not in ("BUFFER", "NEAREST"):
-            continue
-        c = float(r["confidence"])
-        k = next(i for i in range(len(edges) - 1) if c < edges[i + 1])
-        n[k] += 1
-        ok[k] += r["building_id"] == want[r["address_id"]]
-    return [(f"{edges[i]:.1f}-{min(edges[i + 1], 1):.1f}", n[i], ok[i] / n[i] if n[i] else None) for i in range(len(n))]
+def calibration(check):
+    """Confidence bucket -> (links, share correct), BUFFER and NEAREST links of truth rows only,
+    as flyr's check counts them (its confidence as written in the link table)."""
+    return [(f"{b['from']:.1f}-{b['to']:.1f}", b["rows"], b["correct"] / b["rows"] if b["rows"] else None)
+            for b in check["by_confidence"]]
 
 
 def main():
@@ -171,7 +163,7 @@ def main():
     for c in all_cases:
         # One area's bad file fails its rows, not the whole matrix.
         try:
-            flyr, path = link(c, [], os.path.join(tmp, "flyr.csv"))
+            flyr, check = link(c, [], os.path.join(tmp, "flyr.csv"))
             plain, _ = link(c, PLAIN_ARGS, os.path.join(tmp, "plain.csv"))
         except LinkFailed as e:
             print(f"accuracy: {c[0]} {c[1]}: flyr link failed, {e}", file=sys.stderr)
@@ -180,7 +172,7 @@ def main():
             continue
         rows.append([c[0], c[1], f"{100 * flyr:.2f} %", f"{100 * plain:.2f} %"])
         if args.calibration:
-            calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(path, c[5])]
+            calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(check)]
     table("Stable Linker accuracy matrix (share of truth rows linked to their truth building)",
           ["area", "placement", "flyr", "plain nearest"], rows)
     if args.calibration:

@@ -221,6 +221,14 @@ struct LinkSummary {
         s += "  time: " + phases.map { "\($0.0) \(f($0.1)) s" }.joined(separator: ", ")
         if let r = report {
             s += "\n  check: \(r.correct)/\(r.total) linked to their truth building (\(f(r.accuracy * 100))%), \(r.misses.count) misses"
+            let share = { (t: TruthTable.Tally) in "\(t.correct)/\(t.rows) (\(f(100 * Double(t.correct) / Double(t.rows)))%)" }
+            let methods = LinkMethod.allCases.compactMap { m in r.byMethod[m].map { "\(m.rawValue) \(share($0))" } }
+            if !methods.isEmpty { s += "\n    by method: " + methods.joined(separator: ", ") }
+            let buckets = r.byConfidence.indices.filter { r.byConfidence[$0].rows > 0 }.map { k in
+                let (lo, hi) = TruthTable.Report.bucketLabel(k)
+                return "\(LinkTable.format(lo, 1))–\(LinkTable.format(hi, 1)) \(share(r.byConfidence[k]))"
+            }
+            if !buckets.isEmpty { s += "\n    by confidence (BUFFER and NEAREST): " + buckets.joined(separator: ", ") }
             for m in r.misses.prefix(10) {
                 s += "\n    miss \(m.addressID): expected \(m.expected), linked \(m.linked ?? "nothing") (\(m.method?.rawValue ?? "-"))"
             }
@@ -237,7 +245,14 @@ struct LinkSummary {
         s += "\"duplicates_skipped\":\(loaded.buildings.duplicatesSkipped + loaded.addresses.duplicatesSkipped + loaded.segments.duplicatesSkipped),"
         s += "\"seconds\":{" + phases.map { "\"\($0.0)\":\(LinkTable.format($0.1, 3))" }.joined(separator: ",") + "}"
         if let r = report {
-            s += ",\"check\":{\"total\":\(r.total),\"correct\":\(r.correct),\"accuracy\":\(LinkTable.format(r.accuracy, 5)),\"misses\":\(r.misses.count)}"
+            let tally = { (t: TruthTable.Tally) in "\"rows\":\(t.rows),\"correct\":\(t.correct)" }
+            let methods = LinkMethod.allCases.map { "\"\($0.rawValue)\":{\(tally(r.byMethod[$0] ?? TruthTable.Tally()))}" }
+            let buckets = r.byConfidence.indices.map { k in
+                let (lo, hi) = TruthTable.Report.bucketLabel(k)
+                return "{\"from\":\(LinkTable.format(lo, 1)),\"to\":\(LinkTable.format(hi, 1)),\(tally(r.byConfidence[k]))}"
+            }
+            s += ",\"check\":{\"total\":\(r.total),\"correct\":\(r.correct),\"accuracy\":\(LinkTable.format(r.accuracy, 5)),\"misses\":\(r.misses.count),"
+            s += "\"by_method\":{" + methods.joined(separator: ",") + "},\"by_confidence\":[" + buckets.joined(separator: ",") + "]}"
         }
         return s + "}"
     }

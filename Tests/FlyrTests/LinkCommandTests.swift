@@ -87,6 +87,46 @@ import Testing
         #expect(bad.stderr.contains("miss \(addr)"))
     }
 
+    /// The check counts its truth rows by method and, for BUFFER and NEAREST, by confidence
+    /// bucket: the counts the link table itself gives (its confidence as written).
+    @Test func checkBreaksTheShareDownByMethodAndConfidence() throws {
+        let dir = try CLI.tempDir()
+        let out = dir.appendingPathComponent("l.csv").path
+        let r = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "--check", CLI.sample("truth.csv"), "--json", "-o", out])
+        let summary = try #require(r.stderr.split(separator: "\n").last.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }, "\(r.stderr)")
+        let check = try #require(summary["check"] as? [String: Any])
+        let truth = Dictionary(uniqueKeysWithValues: try String(contentsOfFile: CLI.sample("truth.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { l in let f = l.split(separator: ","); return (String(f[0]), String(f[1])) })
+        var methods: [String: (rows: Int, correct: Int)] = [:]
+        var buckets = [(rows: Int, correct: Int)](repeating: (0, 0), count: 7)
+        let edges = [0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9]
+        for line in try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard let want = truth[f[0]] else { continue }
+            let right = f[1] == want ? 1 : 0
+            methods[f[2], default: (0, 0)].rows += 1
+            methods[f[2], default: (0, 0)].correct += right
+            if f[2] == "BUFFER" || f[2] == "NEAREST", let c = Double(f[3]) {
+                let k = edges.lastIndex { c >= $0 }!
+                buckets[k].rows += 1
+                buckets[k].correct += right
+            }
+        }
+        let byMethod = try #require(check["by_method"] as? [String: [String: Int]])
+        for m in ["COVERS", "BUFFER", "NEAREST", "NONE"] {
+            #expect(byMethod[m]?["rows"] == methods[m]?.rows ?? 0 && byMethod[m]?["correct"] == methods[m]?.correct ?? 0, "\(m)")
+        }
+        #expect(byMethod.values.reduce(0) { $0 + ($1["correct"] ?? 0) } == check["correct"] as? Int)
+        let byConfidence = try #require(check["by_confidence"] as? [[String: Any]])
+        #expect(byConfidence.map { $0["rows"] as? Int } == buckets.map(\.rows))
+        #expect(byConfidence.map { $0["correct"] as? Int } == buckets.map(\.correct))
+        #expect(byConfidence.first?["from"] as? Double == 0 && byConfidence.last?["to"] as? Double == 1)
+        #expect(buckets.map(\.rows).reduce(0, +) > 0)
+        let text = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "--check", CLI.sample("truth.csv"), "--force", "-o", out])
+        #expect(text.stderr.contains("by method: COVERS") && text.stderr.contains("by confidence (BUFFER and NEAREST): "), "\(text.stderr)")
+    }
+
     @Test func outputFormatsByExtension() throws {
         let dir = try CLI.tempDir()
         for ext in ["json", "geojson"] {

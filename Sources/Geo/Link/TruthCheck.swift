@@ -48,28 +48,65 @@ public struct TruthTable: Sendable {
         public var method: LinkMethod?
     }
 
+    /// How many truth rows fell in one group, and how many of them were linked right.
+    public struct Tally: Sendable, Equatable {
+        public var rows = 0
+        public var correct = 0
+        public init(rows: Int = 0, correct: Int = 0) { self.rows = rows; self.correct = correct }
+    }
+
+    /// The lower edges of the confidence buckets `Report.byConfidence` counts (each runs to the
+    /// next edge, the last to 1 inclusive): the buckets of the README's calibration table.
+    public static let confidenceEdges: [Double] = [0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9]
+
     public struct Report: Sendable {
         public var total: Int
         public var correct: Int
         /// Sorted by address id.
         public var misses: [Miss]
+        /// The truth rows by the method of their link (`LinkMethod.none` for an address not
+        /// linked); rows whose address was not among the inputs are in none of them.
+        public var byMethod: [LinkMethod: Tally] = [:]
+        /// The truth rows linked by BUFFER or NEAREST, by confidence as written (three
+        /// decimals), one tally per bucket of `confidenceEdges`: what a calibration reads.
+        public var byConfidence = [Tally](repeating: Tally(), count: TruthTable.confidenceEdges.count)
         /// correct / total; 1 for an empty truth table.
         public var accuracy: Double { total == 0 ? 1 : Double(correct) / Double(total) }
+
+        /// Bucket k's range: from its edge to the next (the last to 1).
+        public static func bucketLabel(_ k: Int) -> (from: Double, to: Double) {
+            let e = TruthTable.confidenceEdges
+            return (e[k], k + 1 < e.count ? e[k + 1] : 1)
+        }
+
+        /// The bucket of `confidenceEdges` a confidence falls in.
+        static func bucket(_ confidence: Double) -> Int {
+            let written = (confidence * 1000).rounded() / 1000
+            return (TruthTable.confidenceEdges.lastIndex { written >= $0 }) ?? 0
+        }
     }
 
     public func check(_ result: LinkResult) -> Report {
         var byAddress: [String: Link] = [:]
         for l in result.links { byAddress[l.addressID] = l }
-        var correct = 0
-        var misses: [Miss] = []
+        var report = Report(total: expected.count, correct: 0, misses: [])
         for (a, b) in expected {
             let l = byAddress[a]
-            if l?.buildingID == b { correct += 1 } else {
-                misses.append(Miss(addressID: a, expected: b, linked: l?.buildingID, method: l?.method))
+            let right = l?.buildingID == b
+            if right { report.correct += 1 } else {
+                report.misses.append(Miss(addressID: a, expected: b, linked: l?.buildingID, method: l?.method))
+            }
+            guard let l else { continue }
+            report.byMethod[l.method, default: Tally()].rows += 1
+            if right { report.byMethod[l.method, default: Tally()].correct += 1 }
+            if l.method == .buffer || l.method == .nearest {
+                let k = Report.bucket(l.confidence)
+                report.byConfidence[k].rows += 1
+                if right { report.byConfidence[k].correct += 1 }
             }
         }
-        misses.sort { $0.addressID < $1.addressID }
-        return Report(total: expected.count, correct: correct, misses: misses)
+        report.misses.sort { $0.addressID < $1.addressID }
+        return report
     }
 }
 
