@@ -14,15 +14,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Keep features whose bbox intersects W,S,E,N (degrees).", valueName: "W,S,E,N"))
     var bbox: String?
 
-    func validate() throws {
-        let stdin = (buildings + addresses + segments).filter { $0 == "-" }.count
-        if stdin > 1 { throw ValidationError("only one input may be '-' (stdin)") }
-        if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
-    }
+    func validate() throws { try validateInputs(buildings + addresses + segments, bbox: bbox) }
 
-    var loadOptions: LoadOptions {
-        LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) })
-    }
+    var loadOptions: LoadOptions { LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) }) }
 }
 
 /// The inputs of a command that reads addresses only (`match`): no buildings or segments to
@@ -34,14 +28,16 @@ struct AddressInputOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Keep addresses whose point lies in W,S,E,N (degrees).", valueName: "W,S,E,N"))
     var bbox: String?
 
-    func validate() throws {
-        if addresses.filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
-        if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
-    }
+    func validate() throws { try validateInputs(addresses, bbox: bbox) }
 
-    var loadOptions: LoadOptions {
-        LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) })
-    }
+    var loadOptions: LoadOptions { LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) }) }
+}
+
+/// The input files and --bbox of a command, checked before it runs: at most one input read
+/// from stdin, and a box that parses.
+private func validateInputs(_ paths: [String], bbox: String?) throws {
+    if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
+    if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
 }
 
 /// Refuses to touch an existing output unless forced. '-' (stdout) is always allowed.

@@ -225,7 +225,7 @@ struct LinkSummary {
             let methods = LinkMethod.allCases.compactMap { m in r.byMethod[m].map { "\(m.rawValue) \(share($0))" } }
             if !methods.isEmpty { s += "\n    by method: " + methods.joined(separator: ", ") }
             let buckets = r.byConfidence.indices.filter { r.byConfidence[$0].rows > 0 }.map { k in
-                let (lo, hi) = TruthTable.Report.bucketLabel(k)
+                let (lo, hi) = TruthTable.Report.bucketRange(k)
                 return "\(LinkTable.format(lo, 1))–\(LinkTable.format(hi, 1)) \(share(r.byConfidence[k]))"
             }
             if !buckets.isEmpty { s += "\n    by confidence (BUFFER and NEAREST): " + buckets.joined(separator: ", ") }
@@ -248,7 +248,7 @@ struct LinkSummary {
             let tally = { (t: TruthTable.Tally) in "\"rows\":\(t.rows),\"correct\":\(t.correct)" }
             let methods = LinkMethod.allCases.map { "\"\($0.rawValue)\":{\(tally(r.byMethod[$0] ?? TruthTable.Tally()))}" }
             let buckets = r.byConfidence.indices.map { k in
-                let (lo, hi) = TruthTable.Report.bucketLabel(k)
+                let (lo, hi) = TruthTable.Report.bucketRange(k)
                 return "{\"from\":\(LinkTable.format(lo, 1)),\"to\":\(LinkTable.format(hi, 1)),\(tally(r.byConfidence[k]))}"
             }
             s += ",\"check\":{\"total\":\(r.total),\"correct\":\(r.correct),\"accuracy\":\(LinkTable.format(r.accuracy, 5)),\"misses\":\(r.misses.count),"

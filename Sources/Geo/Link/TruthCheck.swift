@@ -74,7 +74,7 @@ public struct TruthTable: Sendable {
         public var accuracy: Double { total == 0 ? 1 : Double(correct) / Double(total) }
 
         /// Bucket k's range: from its edge to the next (the last to 1).
-        public static func bucketLabel(_ k: Int) -> (from: Double, to: Double) {
+        public static func bucketRange(_ k: Int) -> (from: Double, to: Double) {
             let e = TruthTable.confidenceEdges
             return (e[k], k + 1 < e.count ? e[k + 1] : 1)
         }
