@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
 
     func validate() throws { try validateInputs(buildings + addresses + segments, bbox: bbox) }
 
-    var loadOptions: LoadOptions { LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) }) }
+    var loadOptions: LoadOptions { inputLoadOptions(bbox: bbox) }
 }
 
 /// The inputs of a command that reads addresses only (`match`): no buildings or segments to
@@ -30,7 +30,12 @@ struct AddressInputOptions: ParsableArguments {
 
     func validate() throws { try validateInputs(addresses, bbox: bbox) }
 
-    var loadOptions: LoadOptions { LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) }) }
+    var loadOptions: LoadOptions { inputLoadOptions(bbox: bbox) }
+}
+
+/// The load options of a --bbox (checked already by `validateInputs`).
+private func inputLoadOptions(bbox: String?) -> LoadOptions {
+    LoadOptions(bbox: bbox.flatMap { try? BBox(parsing: $0) })
 }
 
 /// The input files and --bbox of a command, checked before it runs: at most one input read

@@ -79,7 +79,9 @@ public struct TruthTable: Sendable {
             return (e[k], k + 1 < e.count ? e[k + 1] : 1)
         }
 
-        /// The bucket of `confidenceEdges` a confidence falls in.
+        /// The bucket of `confidenceEdges` a confidence falls in, read at three decimals rounded
+        /// as the link table writes them (`ByteText.appendFixed`, half away from zero), so that
+        /// the check and a calibration counted from the CSV agree.
         static func bucket(_ confidence: Double) -> Int {
             let written = (confidence * 1000).rounded() / 1000
             return (TruthTable.confidenceEdges.lastIndex { written >= $0 }) ?? 0
