@@ -75,6 +75,7 @@ extension LinkWorld {
         for c in scored {
             let q = Planar.nearestOnEdges(of: rings(c.building), to: points[a]).point
             var t = try terms(c.building, distance: c.distance, nearest: q, in: frame, acrossBelow: .infinity)
+            t.outbuilding += c.annex
             // The scoring looks for a road in between only while the cost can still matter: where
             // it did not, the score holds no road.
             if !c.pastEnd, t.acrossRoad > 0, abs(t.total - t.acrossRoad - c.cost) <= 1e-6 { t.acrossRoad = 0 }

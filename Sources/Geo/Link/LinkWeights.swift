@@ -23,6 +23,12 @@ public struct LinkWeights: Sendable, Equatable {
     public var smallFootprintPenalty = 6.0
     /// A footprint smaller than this many square metres is an outbuilding whatever its class.
     public var smallFootprint = 50.0
+    /// A footprint whose tags do not say what it is, under `annexFootprint` and under this share
+    /// of the area of the footprint an address's point stands by (its best-scored), is that
+    /// home's garage or shed more often than a home: it costs that address
+    /// `smallFootprintPenalty`, as a footprint under `smallFootprint` does. 0 turns it off.
+    public var annexShare = 0.5
+    public var annexFootprint = 100.0
     /// A building that already holds another house number of the street.
     public var occupiedPenalty = 20.0
     /// A building that already holds a number of another street only (a corner).
@@ -97,6 +103,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
         ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
         ("smallFootprintPenalty", \.smallFootprintPenalty, false), ("smallFootprint", \.smallFootprint, false),
+        ("annexShare", \.annexShare, false), ("annexFootprint", \.annexFootprint, false),
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),

@@ -314,7 +314,27 @@ final class LinkWorld {
             out.append(Candidate(building: b, distance: d, cost: s.total, directional: s.facing, recess: s.recess))
         }
         sortByCost(&out)
+        if let home = out.first?.building {
+            for i in out.indices {
+                out[i].annex = annexCost(out[i].building, home: home)
+                out[i].cost += out[i].annex
+            }
+            sortByCost(&out)
+        }
         return out
+    }
+
+    /// What footprint `b` costs as the garage or shed of `home`, the footprint the address's
+    /// point stands by (its best-scored, `LinkWeights.annexShare`):
+    /// `smallFootprintPenalty` when its tags are silent and it is smaller than `annexFootprint`
+    /// and than that share of the home's area. A footprint under `smallFootprint` as well pays
+    /// both: its size and the home it stands by are two signs. Only costs other than the home's
+    /// rise, so the home keeps its place.
+    func annexCost(_ b: Int, home: Int) -> Double {
+        let w = options.weights
+        guard b != home, !attrs.outbuilding[bIdx[b]],
+              areas[b] < min(w.annexFootprint, w.annexShare * areas[home]) else { return 0 }
+        return w.smallFootprintPenalty
     }
 
     /// What the scoring reads at an address's point: the direction away from its street (nil

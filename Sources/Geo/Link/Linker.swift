@@ -389,6 +389,9 @@ struct Candidate {
     /// Worked out for every candidate scored, even one past `LinkWeights.reach`: at a piled street
     /// end `StreetEnd` may cost it again from the street's continuation, down to the best.
     var recess = 0.0
+    /// What the footprint costs as the garage or shed of the home the point stands by
+    /// (`LinkWorld.annexCost`), within `cost`.
+    var annex = 0.0
 }
 
 /// The linker's per-address and per-segment attributes (id ranks, street and house keys, house

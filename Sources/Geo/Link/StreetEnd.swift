@@ -98,7 +98,7 @@ extension LinkWorld {
             if let k = at[b], out[k].cost <= cost { continue }
             if try crossesRoad(p, Planar.closestPoint(on: rings(b), to: p)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
-                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true }
+                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0 }
             } else {
                 out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false,
                                      pastEnd: true))

@@ -56,7 +56,7 @@ import Testing
             s.road("cross", "LINESTRING(0 -60,0 60)", name: "Cross Street")
             s.building("corner", "POLYGON((5 5,25 5,25 15,5 15,5 5))")
             s.building("behind", "POLYGON((5 20,25 20,25 30,5 30,5 20))")
-            if nextDoor { s.building("next", "POLYGON((26 5,36 5,36 15,26 15,26 5))") }
+            if nextDoor { s.building("next", "POLYGON((26 5,38 5,38 15,26 15,26 5))") }
             s.address("c1", 7, 10, number: "1", street: "Cross Street")
             s.address("m2", nextDoor ? 25 : 15, nextDoor ? 3 : 4, number: "2", street: "Main Street")
             return try s.link(\.cornerPenalty, corner).link("m2")

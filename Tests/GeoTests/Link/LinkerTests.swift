@@ -98,7 +98,34 @@ extension LinkResult {
         s.building("shed", "POLYGON((6 6,10 6,10 10,6 10,6 6))")   // 16 m2 in the front yard, no class
         s.address("a1", 7, 4)   // geocoder-style point, in front of the shed
         #expect(try s.link().link("a1").buildingID == "house")
-        #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "shed")
+        var o = LinkerOptions()
+        o.weights.smallFootprint = 0
+        o.weights.annexShare = 0   // nor is it read as the garage of the house beside it
+        #expect(try s.link(o).link("a1").buildingID == "shed")
+    }
+
+    /// Two numbers before one footprint of 176 m² with no class (a pair of semi-detached houses
+    /// drawn as one), and a footprint of 63 m² standing 23 m behind the second, its tags silent:
+    /// as a home, it takes that number rather than the pair's second household (20 m). Under
+    /// half the pair's area, it is the pair's garage or shed and costs 6 m more, so both numbers
+    /// stay on the pair; beside a pair of 112 m² (under twice its size), or with
+    /// `annexFootprint` at 50 m², it is a home again.
+    @Test func aFootprintUnderHalfTheHomeItStandsByIsThatHomesOutbuilding() throws {
+        func linked(pairDepth: Double, _ weight: WritableKeyPath<LinkWeights, Double> = \.annexShare,
+                    _ value: Double = 0.5) throws -> [String?] {
+            var s = Scene()
+            s.road("r", "LINESTRING(-60 0,60 0)", name: "Main Street")
+            s.building("pair", "POLYGON((-8 6,8 6,8 \(6 + pairDepth),-8 \(6 + pairDepth),-8 6))")
+            s.building("shed", "POLYGON((0 27,7 27,7 36,0 36,0 27))")
+            s.address("a1", -4, 4, number: "1")
+            s.address("a3", 4, 4, number: "3")
+            let r = try s.link(weight, value)
+            return [r.link("a1").buildingID, r.link("a3").buildingID]
+        }
+        #expect(try linked(pairDepth: 11) == ["pair", "pair"])
+        #expect(try linked(pairDepth: 11, \.annexShare, 0) == ["pair", "shed"])
+        #expect(try linked(pairDepth: 7) == ["pair", "shed"])
+        #expect(try linked(pairDepth: 11, \.annexFootprint, 50) == ["pair", "shed"])
     }
 
     /// A garage by its tag costs more than a footprint by its size alone: a point a metre before a
@@ -112,7 +139,7 @@ extension LinkResult {
             s.building("house", "POLYGON((-6 12,6 12,6 24,-6 24,-6 12))")
             s.building("garage", "POLYGON((-2.5 4,2.5 4,2.5 9,-2.5 9,-2.5 4))", class: cls)   // 25 m2
             s.address("a1", 0, 3)
-            return try s.link().link("a1").buildingID
+            return try s.link(\.annexShare, 0).link("a1").buildingID   // its size alone, not beside the house
         }
         #expect(try linked(class: "garage") == "house")
         #expect(try linked(class: nil) == "garage")
