@@ -315,21 +315,22 @@ final class LinkWorld {
         }
         sortByCost(&out)
         if let home = out.first?.building {
+            var charged = false
             for i in out.indices {
                 out[i].annex = annexCost(out[i].building, home: home)
                 out[i].cost += out[i].annex
+                charged = charged || out[i].annex > 0
             }
-            sortByCost(&out)
+            if charged { sortByCost(&out) }
         }
         return out
     }
 
-    /// What footprint `b` costs as the garage or shed of `home`, the footprint the address's
-    /// point stands by (its best-scored, `LinkWeights.annexShare`):
-    /// `smallFootprintPenalty` when its tags are silent and it is smaller than `annexFootprint`
-    /// and than that share of the home's area. A footprint under `smallFootprint` as well pays
-    /// both: its size and the home it stands by are two signs. Only costs other than the home's
-    /// rise, so the home keeps its place.
+    /// What footprint `b` costs an address as the garage or shed of `home`, the footprint the
+    /// address scores best (`LinkWeights.annexShare`): `smallFootprintPenalty` when its tags are
+    /// silent and it is smaller than `annexFootprint` and than `annexShare` of the home's area.
+    /// A footprint under `smallFootprint` pays this as well: its size and the larger home it
+    /// stands by are two signs. The home itself pays nothing, so it stays the best.
     func annexCost(_ b: Int, home: Int) -> Double {
         let w = options.weights
         guard b != home, !attrs.outbuilding[bIdx[b]],
