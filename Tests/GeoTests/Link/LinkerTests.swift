@@ -98,10 +98,7 @@ extension LinkResult {
         s.building("shed", "POLYGON((6 6,10 6,10 10,6 10,6 6))")   // 16 m2 in the front yard, no class
         s.address("a1", 7, 4)   // geocoder-style point, in front of the shed
         #expect(try s.link().link("a1").buildingID == "house")
-        var o = LinkerOptions()
-        o.weights.smallFootprint = 0
-        o.weights.annexShare = 0   // nor is it read as the garage of the house beside it
-        #expect(try s.link(o).link("a1").buildingID == "shed")
+        #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "shed")
     }
 
     /// Two numbers before one footprint of 176 m² with no class (a pair of semi-detached houses
@@ -139,7 +136,7 @@ extension LinkResult {
             s.building("house", "POLYGON((-6 12,6 12,6 24,-6 24,-6 12))")
             s.building("garage", "POLYGON((-2.5 4,2.5 4,2.5 9,-2.5 9,-2.5 4))", class: cls)   // 25 m2
             s.address("a1", 0, 3)
-            return try s.link(\.annexShare, 0).link("a1").buildingID   // its size alone, not beside the house
+            return try s.link().link("a1").buildingID
         }
         #expect(try linked(class: "garage") == "house")
         #expect(try linked(class: nil) == "garage")
