@@ -6,14 +6,15 @@
 struct Assignment {
     struct Choice { var candidate: Candidate; var cost: Double; var runnerUp: Double }
 
-    /// `keys[a]`: the house key of address a. `claims`: keys already on each building (COVERS).
+    /// `keys[a]`: the house key of address a. `claims`: keys already on a building (COVERS), for
+    /// the candidate buildings at least.
     /// `addressRank`/`buildingRank`: each feature's place in id order (ties are broken by id).
     static func resolve(pending: [(address: Int, scored: [Candidate])], keys: [String], addressRank: [Int32],
-                        buildingRank: [Int32], claims initial: [Set<String>],
+                        buildingRank: [Int32], claims initial: [Int: Set<String>],
                         occupancy: Occupancy) -> [Int: Choice] {
-        var claims = initial
         var byBuilding: [Int: [Int]] = [:]  // building → pending slots
         for (slot, p) in pending.enumerated() { for c in p.scored { byBuilding[c.building, default: []].append(slot) } }
+        var claims = initial
 
         func evaluate(_ slot: Int) -> Choice? {
             let (a, scored) = pending[slot]
@@ -21,8 +22,7 @@ struct Assignment {
             var second = Double.infinity
             for c in scored {
                 var cost = c.cost
-                let held = claims[c.building]
-                cost += occupancy.added(keys[a], to: held)
+                if let held = claims[c.building] { cost += occupancy.added(keys[a], to: held) }
                 if let b = best {
                     if cost < b.cost || (cost == b.cost && buildingRank[c.building] < buildingRank[b.candidate.building]) {
                         second = b.cost
@@ -53,7 +53,7 @@ struct Assignment {
             done[e.slot] = true
             let a = pending[e.slot].address, b = ch.candidate.building
             out[a] = ch
-            let (inserted, _) = claims[b].insert(keys[a])
+            let (inserted, _) = claims[b, default: []].insert(keys[a])
             guard inserted else { continue }
             for other in byBuilding[b] ?? [] where !done[other] {
                 version[other] += 1
@@ -67,7 +67,7 @@ struct Assignment {
     /// The greedy choices after `AssignmentRepair`; the choices it changed get their cost and
     /// runner-up anew.
     static func repaired(_ greedy: [Int: Choice], pending: [(address: Int, scored: [Candidate])], keys: [String],
-                         addressRank: [Int32], claims: [Set<String>], occupancy: Occupancy) -> [Int: Choice] {
+                         addressRank: [Int32], claims: [Int: Set<String>], occupancy: Occupancy) -> [Int: Choice] {
         let first = pending.map { p in
             greedy[p.address].flatMap { ch in p.scored.firstIndex { $0.building == ch.candidate.building } } ?? -1
         }

@@ -17,10 +17,10 @@ struct AssignmentRepair {
     static let epsilon = 1e-6
 
     init(pending: [(address: Int, scored: [Candidate])], keys: [String],
-         claims: [Set<String>], occupancy: Occupancy, choice: [Int]) {
+         claims: [Int: Set<String>], occupancy: Occupancy, choice: [Int]) {
         self.pending = pending; self.keys = keys; self.occupancy = occupancy
         self.choice = choice
-        for (b, set) in claims.enumerated() { for k in set { held[b, default: [:]][k, default: 0] += 1 } }
+        for (b, set) in claims { for k in set { held[b, default: [:]][k, default: 0] += 1 } }
         for (slot, k) in choice.enumerated() where k >= 0 { add(slot, k) }
     }
 

@@ -179,6 +179,17 @@ final class LinkWorld {
         attrs.houseKeys[aIdx[a]]
     }
 
+    /// The house keys the COVERS addresses put on each footprint some pending address may take
+    /// (the assignment's claims; the other footprints' do not matter to it).
+    func coverClaims(_ covered: [(address: Int, building: Int)],
+                     on pending: [(address: Int, scored: [Candidate])]) -> [Int: Set<String>] {
+        var candidates = Set<Int>()
+        for p in pending { for c in p.scored { candidates.insert(c.building) } }
+        var claims: [Int: Set<String>] = [:]
+        for (a, b) in covered where candidates.contains(b) { claims[b, default: []].insert(houseKey(a)) }
+        return claims
+    }
+
     /// True when the footprint's class names several dwellings (apartments, dormitory, the two
     /// halves of a semi-detached house, a terrace) or tenants (hotel, commercial, retail,
     /// office). `residential` names a use, not a count: mappers draw it on single houses, and it
@@ -199,13 +210,14 @@ final class LinkWorld {
         let p = points[a]
         var best: Int? = nil
         var n = 0
-        for b in buildingIndex.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) {
-            guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { continue }
+        // The choice does not depend on the order the footprints come in.
+        buildingIndex.forEach(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { b in
+            guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { return }
             n += 1
-            guard let cur = best else { best = b; continue }
+            guard let cur = best else { best = b; return }
             let ko = isOutbuilding(b), co = isOutbuilding(cur)
-            if ko != co { if !ko { best = b }; continue }
-            if areas[b] != areas[cur] { if areas[b] < areas[cur] { best = b }; continue }
+            if ko != co { if !ko { best = b }; return }
+            if areas[b] != areas[cur] { if areas[b] < areas[cur] { best = b }; return }
             if buildingRank(b) < buildingRank(cur) { best = b }
         }
         coverCount[a] = n
@@ -440,10 +452,12 @@ final class LinkWorld {
     func fronts(building b: Int, street: String?) throws -> Bool {
         guard let street else { return false }
         let box = buildingBoxes[b].expanded(by: options.frontageMeters)
-        for s in segmentIndex.query(box) where segmentKeys[s] == street {
-            if Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters) { return true }
+        var near = false
+        segmentIndex.forEach(meeting: box) { s in
+            guard !near, segmentKeys[s] == street else { return }
+            near = Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters)
         }
-        return false
+        return near
     }
 
     /// The footprints within `r` metres of `p`, each with its distance and the point of its edges

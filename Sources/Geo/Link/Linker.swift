@@ -298,16 +298,14 @@ public struct Linker: Sendable {
                   attrs: FeatureAttributes) throws -> TileLinks {
         let bIdx = tile.buildings, aIdx = tile.addresses
         let world = try LinkWorld(tile: bIdx, aIdx, tile.segments, buildings: buildings, layers: layers, attrs: attrs, options: options)
-        let nb = bIdx.count, na = aIdx.count
+        let na = aIdx.count
 
         // Tier 1: COVERS for every address first.
         var links = [TileLink?](repeating: nil, count: na)
-        var coverNumbers = [Set<String>](repeating: [], count: nb)
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
                 links[a] = TileLink(building: Int32(bIdx[b]), method: .covers, confidence: 0, distance: 0, streetMatch: false)
                 world.assigned[a] = b
-                coverNumbers[b].insert(world.houseKey(a))
             }
         }
 
@@ -335,7 +333,7 @@ public struct Linker: Sendable {
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
-            claims: coverNumbers, occupancy: options.weights.occupancy)
+            claims: world.coverClaims(covered, on: pending), occupancy: options.weights.occupancy)
         for (a, ch) in chosen {
             var best = ch.candidate
             world.assigned[a] = best.building
