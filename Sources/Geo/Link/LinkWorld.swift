@@ -98,8 +98,9 @@ final class LinkWorld {
         areas.reserveCapacity(bIdx.count)
         boxes.reserveCapacity(bIdx.count)
         for (i, global) in bIdx.enumerated() {
-            let footprint = buildings[global].footprint
-            if footprint.partCount == 1, flat.ringCount(global) == 1, let area = flat.withRings(global, { rings in
+            // One ring is one part (the reader refuses a polygon without rings); the building
+            // itself is read only when it has more (its memory is far from the rings').
+            if flat.ringCount(global) == 1, let area = flat.withRings(global, { rings in
                 Planar.isSimpleRing(rings[0]) ? abs(Planar.ringArea(rings[0])) : nil
             }) {
                 flat.withRings(global) { local.append($0) }
@@ -107,7 +108,7 @@ final class LinkWorld {
                 boxes.append(layers.boxes[global])
                 continue
             }
-            var g = try Geometry.polygon(context, LinkWorld.parts(of: footprint.partSizes, rings: flat[global]))
+            var g = try Geometry.polygon(context, LinkWorld.parts(of: buildings[global].footprint.partSizes, rings: flat[global]))
             if !g.isValid {
                 g = try g.makeValid().polygonalPart()
                 let repaired = g.polygons()
