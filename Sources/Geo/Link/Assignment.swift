@@ -98,6 +98,8 @@ struct Assignment {
 struct Heap<T: Comparable> {
     private var items: [T] = []
     var isEmpty: Bool { items.isEmpty }
+    /// The item `pop` would return, left in place.
+    var peek: T? { items.first }
 
     mutating func push(_ x: T) {
         items.append(x)

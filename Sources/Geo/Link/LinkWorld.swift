@@ -309,22 +309,30 @@ final class LinkWorld {
         return try beyond(a, end, near)
     }
 
+    /// How far `scoreNear` reads footprints at once (metres): past the best candidate plus
+    /// `LinkWeights.reach` for most points, the rest read only when the scoring goes on. Speed
+    /// only: the candidates and their order are the same at any value (`NearestFirst`).
+    static let firstRead = 40.0
+
     /// The candidates within the search radius, the best first. A candidate's cost is at least
     /// its distance, so candidates farther than the best cost plus `LinkWeights.reach` can
     /// neither win nor be aligned, and are not scored.
     func scoreNear(_ a: Int) throws -> [Candidate] {
         let reach = options.weights.reach
-        var near = footprints(near: points[a], within: options.searchMeters)
-        guard !near.isEmpty else { return [] }
-        near.sort { $0.1 != $1.1 ? $0.1 < $1.1 : buildingRank($0.0) < buildingRank($1.0) }
+        let p = points[a]
+        var near = NearestFirst(buildingIndex, boxes: buildingBoxes, near: p, within: options.searchMeters, first: LinkWorld.firstRead)
+        let measure = { (b: Int) in let m = self.measure(b, from: p); return (m.distance, m.nearest, self.buildingRank(b)) }
+        var next = near.next(measure)
+        guard next != nil else { return [] }
         let frame = try scoreFrame(a)
         var out: [Candidate] = []
         var bound = Double.infinity
-        for (b, d, q) in near {
-            if d > bound + reach { break }
-            let s = try terms(b, distance: d, nearest: q, in: frame, acrossBelow: bound + reach)
+        while let f = next, f.distance <= bound + reach {
+            let b = f.building, d = f.distance
+            let s = try terms(b, distance: d, nearest: f.nearest, in: frame, acrossBelow: bound + reach)
             bound = min(bound, s.total)
             out.append(Candidate(building: b, distance: d, cost: s.total, directional: s.facing, recess: s.recess))
+            next = near.next(measure)
         }
         sortByCost(&out)
         if let home = out.first?.building {
@@ -466,11 +474,16 @@ final class LinkWorld {
     func footprints(near p: Coord, within r: Double) -> [(building: Int, distance: Double, nearest: Coord)] {
         var found: [(building: Int, distance: Double, nearest: Coord)] = []
         for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
-            let edge = Planar.nearestOnEdges(of: rings(b), to: p)
-            let d = Planar.covers(rings(b), p, tolerance: 0) ? 0 : edge.distance
-            if d <= r { found.append((b, d, edge.point)) }
+            let m = measure(b, from: p)
+            if m.distance <= r { found.append((b, m.distance, m.nearest)) }
         }
         return found
+    }
+
+    /// Footprint b's distance from p (0 when it covers p) and the spot of its edges nearest p.
+    func measure(_ b: Int, from p: Coord) -> (distance: Double, nearest: Coord) {
+        let edge = Planar.nearestOnEdges(of: rings(b), to: p)
+        return (Planar.covers(rings(b), p, tolerance: 0) ? 0 : edge.distance, edge.point)
     }
 
     /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
