@@ -12,7 +12,7 @@ public enum GeoPackageGeometry: Equatable, Sendable {
 
     public var envelope: BBox {
         switch self {
-        case .point(let c): return BBox(minX: c.x, minY: c.y, maxX: c.x, maxY: c.y)
+        case .point(let c): return BBox(around: c, radius: 0)
         case .lineString(let l): return BBox(covering: l)
         case .multiPolygon(let ps):
             var b = BBox.empty

@@ -105,7 +105,7 @@ extension TurfCutter {
             for d in t.doors {
                 let p = doors[d].point
                 let point = try Geometry.point(context, p)
-                for other in try index.query(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) where other != k {
+                for other in try index.query(BBox(around: p, radius: 0)) where other != k {
                     if try prepared[other].covers(point) { inside += 1; break }
                 }
             }

@@ -10,6 +10,11 @@ public struct BBox: Hashable, Sendable {
     }
     public static let empty = BBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
 
+    /// The square of half-side `r` centred on `c`: every point within `r` of `c` lies in it.
+    public init(around c: Coord, radius r: Double) {
+        self.init(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)
+    }
+
     public init<S: Sequence>(covering coords: S) where S.Element == Coord {
         self = .empty
         for c in coords { expand(c) }
@@ -31,6 +36,12 @@ public struct BBox: Hashable, Sendable {
     }
     public func contains(_ c: Coord) -> Bool { c.x >= minX && c.x <= maxX && c.y >= minY && c.y <= maxY }
     public func expanded(by d: Double) -> BBox { BBox(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d) }
+    /// Distance from `p` to the nearest point of the box (0 inside or on it): never more than
+    /// the distance to anything the box holds.
+    public func distance(to p: Coord) -> Double {
+        let dx = Swift.max(minX - p.x, 0, p.x - maxX), dy = Swift.max(minY - p.y, 0, p.y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
 
     /// Parses `W,S,E,N` in degrees. Refuses a box in the wrong order or out of range with a
     /// message that restates the expected form.

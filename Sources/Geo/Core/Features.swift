@@ -153,7 +153,7 @@ public struct Address: Sendable, Equatable {
         self.unit = unit; self.postcode = postcode; self.postalCity = postalCity
         self.country = country; self.addressLevelsJSON = addressLevelsJSON; self.sourcesJSON = sourcesJSON
     }
-    public var bbox: BBox { BBox(minX: point.x, minY: point.y, maxX: point.x, maxY: point.y) }
+    public var bbox: BBox { BBox(around: point, radius: 0) }
 }
 
 /// An Overture transportation `segment` feature.

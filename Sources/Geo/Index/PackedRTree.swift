@@ -53,11 +53,6 @@ struct PackedRTree {
         }
     }
 
-    static func distance(_ p: Coord, _ b: BBox) -> Double {
-        let dx = max(b.minX - p.x, 0, p.x - b.maxX), dy = max(b.minY - p.y, 0, p.y - b.maxY)
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
     /// Items in order of `exact` distance from `p` (never less than the distance to the item's
     /// box), with that distance, until `enough` says to stop; it sees each item as it comes.
     func nearest(to p: Coord, exact: (Int) -> Double, enough: (_ item: Int, _ distance: Double) -> Bool) {
@@ -65,7 +60,7 @@ struct PackedRTree {
         // Entries: (lower bound, level (-1: an item with its exact distance, -2: an item by its
         // box), index in that level).
         var heap = MinHeap()
-        for (i, n) in top.enumerated() { heap.push(.init(d: PackedRTree.distance(p, n.box), level: Int32(levels.count - 1), index: Int32(i))) }
+        for (i, n) in top.enumerated() { heap.push(.init(d: n.box.distance(to: p), level: Int32(levels.count - 1), index: Int32(i))) }
         while let e = heap.pop() {
             switch e.level {
             case -1:
@@ -76,9 +71,9 @@ struct PackedRTree {
                 let n = levels[Int(e.level)][Int(e.index)]
                 for c in Int(n.first)..<Int(n.first + n.count) {
                     if e.level == 0 {
-                        heap.push(.init(d: PackedRTree.distance(p, itemBoxes[c]), level: -2, index: Int32(c)))
+                        heap.push(.init(d: itemBoxes[c].distance(to: p), level: -2, index: Int32(c)))
                     } else {
-                        heap.push(.init(d: PackedRTree.distance(p, levels[Int(e.level) - 1][c].box), level: e.level - 1, index: Int32(c)))
+                        heap.push(.init(d: levels[Int(e.level) - 1][c].box.distance(to: p), level: e.level - 1, index: Int32(c)))
                     }
                 }
             }

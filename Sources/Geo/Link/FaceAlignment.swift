@@ -318,7 +318,7 @@ extension LinkWorld {
         let r = options.weights.numberRadius
         for a in entered {
             let p = points[a]
-            for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
+            for j in addressIndex.query(BBox(around: p, radius: r))
             where fixedBuilding[j] != nil && streetKeys[j] == streetKeys[a] { near.insert(j) }
         }
         for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0, false)]) }

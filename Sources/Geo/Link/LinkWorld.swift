@@ -212,7 +212,7 @@ final class LinkWorld {
         var best: Int? = nil
         var n = 0
         // The choice does not depend on the order the footprints come in.
-        buildingIndex.forEach(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { b in
+        buildingIndex.forEach(meeting: BBox(around: p, radius: 0)) { b in
             guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { return }
             n += 1
             guard let cur = best else { best = b; return }
@@ -265,7 +265,7 @@ final class LinkWorld {
         default: break
         }
         let p = points[a], r = options.streetSearchMeters
-        let near = segmentIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r))
+        let near = segmentIndex.query(BBox(around: p, radius: r))
         var named: (anchor: StreetAnchor, distance: Double)? = nil, any: (anchor: StreetAnchor, distance: Double)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
@@ -444,7 +444,7 @@ final class LinkWorld {
         let p = points[a], r = options.weights.numberRadius
         let t = Coord(-u.y, u.x)
         var pairs: [(x: Double, n: Double)] = []
-        for j in addressIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+        for j in addressIndex.query(BBox(around: p, radius: r)) {
             guard streetKeys[j] == key, let nj = attrs.numbers[aIdx[j]] else { continue }
             let v = Planar.sub(points[j], p)
             // Same side: not across the street (the street lies behind p, at -u).
@@ -473,7 +473,7 @@ final class LinkWorld {
     /// nearest `p`, in the index's order.
     func footprints(near p: Coord, within r: Double) -> [(building: Int, distance: Double, nearest: Coord)] {
         var found: [(building: Int, distance: Double, nearest: Coord)] = []
-        for b in buildingIndex.query(BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) {
+        for b in buildingIndex.query(BBox(around: p, radius: r)) {
             let m = measure(b, from: p)
             if m.distance <= r { found.append((b, m.distance, m.nearest)) }
         }

@@ -38,11 +38,9 @@ struct NearestFirst {
     private mutating func read(within r: Double, skipping known: Set<Int>?) {
         let p = self.p, radius = self.radius, boxes = self.boxes
         var more: [(building: Int, lower: Double)] = []
-        index.forEach(meeting: BBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)) { b in
+        index.forEach(meeting: BBox(around: p, radius: r)) { b in
             if let known, known.contains(b) { return }
-            let box = boxes[b]
-            let dx = max(box.minX - p.x, 0, p.x - box.maxX), dy = max(box.minY - p.y, 0, p.y - box.maxY)
-            let lower = (dx * dx + dy * dy).squareRoot() - NearestFirst.hair
+            let lower = boxes[b].distance(to: p) - NearestFirst.hair
             if lower <= radius { more.append((b, lower)) }
         }
         boxed.append(contentsOf: more)

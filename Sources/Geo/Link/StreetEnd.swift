@@ -49,7 +49,7 @@ extension LinkWorld {
         if let known = piledEnds[end.key] { return known }
         let r = options.searchMeters, e = end.origin
         var numbers = Set<String>(), nearest = Set<Int>()
-        for j in addressIndex.query(BBox(minX: e.x - r, minY: e.y - r, maxX: e.x + r, maxY: e.y + r))
+        for j in addressIndex.query(BBox(around: e, radius: r))
         where streetKeys[j] == street && attrs.numbers[aIdx[j]] != nil && streetEnd(j)?.key == end.key {
             numbers.insert(houseKey(j))
             let best = footprints(near: points[j], within: r).min {
@@ -72,7 +72,7 @@ extension LinkWorld {
         if let known = openEnds[key] { return known }
         let line = streetChains.lines[s], e = last ? line[line.count - 1] : line[0], t = StreetChains.snap
         var open = true
-        for g in segmentIndex.query(BBox(minX: e.x - t, minY: e.y - t, maxX: e.x + t, maxY: e.y + t))
+        for g in segmentIndex.query(BBox(around: e, radius: t))
         where segmentKeys[g] == street && streetChains.chainOf[g] != s {
             if let c = Planar.closestOnLine(e, lines[g]), c.distance <= t { open = false; break }
         }

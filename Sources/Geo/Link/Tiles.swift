@@ -331,7 +331,7 @@ struct TileGrid: Sendable {
             for j in l.j...h.j { for i in l.i...h.i { if let t = byCell[Cell(i: i, j: j)] { body(t) } } }
         }
         for (a, p) in layers.points.enumerated() {
-            forTiles(meeting: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)) { tiles[$0].addresses.append(a) }
+            forTiles(meeting: BBox(around: p, radius: 0)) { tiles[$0].addresses.append(a) }
         }
         for (b, box) in layers.boxes.enumerated() where !box.isEmpty {
             forTiles(meeting: box) { tiles[$0].buildings.append(b) }

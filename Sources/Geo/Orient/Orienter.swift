@@ -176,7 +176,7 @@ public final class Orienter {
     func facing(point: Coord, key: String?) throws -> Facing? {
         let p = try projection.forward(point)
         let g = try Geometry.point(context, p)
-        return try facing(rings: [], box: BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y), point: g, centre: p, street: key)
+        return try facing(rings: [], box: BBox(around: p, radius: 0), point: g, centre: p, street: key)
     }
 
     /// Core: footprint rings (or a point geometry when there are none), their envelope and
