@@ -136,10 +136,12 @@ def link(case, extra, out):
 
 
 def calibration(check):
-    """Confidence bucket -> (links, share correct), BUFFER and NEAREST links of truth rows only,
-    as flyr's check counts them (its confidence as written in the link table)."""
-    return [(f"{b['from']:.1f}-{b['to']:.1f}", b["rows"], b["correct"] / b["rows"] if b["rows"] else None)
-            for b in check["by_confidence"]]
+    """(links of, confidence bucket, links, share correct) for the BUFFER and NEAREST links of
+    truth rows, then for their COVERS links, as flyr's check counts them (its confidence as
+    written in the link table); empty buckets left out."""
+    return [(kind, f"{b['from']:.1f}-{b['to']:.1f}", b["rows"], b["correct"] / b["rows"])
+            for kind, key in (("BUFFER, NEAREST", "by_confidence"), ("COVERS", "by_covers_confidence"))
+            for b in check[key] if b["rows"]]
 
 
 def main():
@@ -172,12 +174,12 @@ def main():
             continue
         rows.append([c[0], c[1], f"{100 * flyr:.2f} %", f"{100 * plain:.2f} %"])
         if args.calibration:
-            calib += [[c[0], c[1], bucket, n, "-" if s is None else f"{100 * s:.1f} %"] for bucket, n, s in calibration(check)]
+            calib += [[c[0], c[1], kind, bucket, n, f"{100 * s:.1f} %"] for kind, bucket, n, s in calibration(check)]
     table("Stable Linker accuracy matrix (share of truth rows linked to their truth building)",
           ["area", "placement", "flyr", "plain nearest"], rows)
     if args.calibration:
-        table("Confidence calibration (BUFFER and NEAREST links of truth rows)",
-              ["area", "placement", "confidence", "links", "correct"], calib)
+        table("Confidence calibration (links of truth rows)",
+              ["area", "placement", "links of", "confidence", "links", "correct"], calib)
     all_cases = [c for c in all_cases if c not in failed]
     if args.sweep and all_cases:
         srows = []

@@ -224,11 +224,13 @@ struct LinkSummary {
             let share = { (t: TruthTable.Tally) in "\(t.correct)/\(t.rows) (\(f(100 * Double(t.correct) / Double(t.rows)))%)" }
             let methods = LinkMethod.allCases.compactMap { m in r.byMethod[m].map { "\(m.rawValue) \(share($0))" } }
             if !methods.isEmpty { s += "\n    by method: " + methods.joined(separator: ", ") }
-            let buckets = r.byConfidence.indices.filter { r.byConfidence[$0].rows > 0 }.map { k in
-                let (lo, hi) = TruthTable.Report.bucketRange(k)
-                return "\(LinkTable.format(lo, 1))–\(LinkTable.format(hi, 1)) \(share(r.byConfidence[k]))"
+            for (label, tallies) in [("BUFFER and NEAREST", r.byConfidence), ("COVERS", r.byCoversConfidence)] {
+                let buckets = tallies.indices.filter { tallies[$0].rows > 0 }.map { k in
+                    let (lo, hi) = TruthTable.Report.bucketRange(k)
+                    return "\(LinkTable.format(lo, 1))–\(LinkTable.format(hi, 1)) \(share(tallies[k]))"
+                }
+                if !buckets.isEmpty { s += "\n    by confidence (\(label)): " + buckets.joined(separator: ", ") }
             }
-            if !buckets.isEmpty { s += "\n    by confidence (BUFFER and NEAREST): " + buckets.joined(separator: ", ") }
             for m in r.misses.prefix(10) {
                 s += "\n    miss \(m.addressID): expected \(m.expected), linked \(m.linked ?? "nothing") (\(m.method?.rawValue ?? "-"))"
             }
@@ -247,12 +249,16 @@ struct LinkSummary {
         if let r = report {
             let tally = { (t: TruthTable.Tally) in "\"rows\":\(t.rows),\"correct\":\(t.correct)" }
             let methods = LinkMethod.allCases.map { "\"\($0.rawValue)\":{\(tally(r.byMethod[$0] ?? TruthTable.Tally()))}" }
-            let buckets = r.byConfidence.indices.map { k in
-                let (lo, hi) = TruthTable.Report.bucketRange(k)
-                return "{\"from\":\(LinkTable.format(lo, 1)),\"to\":\(LinkTable.format(hi, 1)),\(tally(r.byConfidence[k]))}"
+            let buckets = { (tallies: [TruthTable.Tally]) -> String in
+                tallies.indices.map { k -> String in
+                    let (lo, hi) = TruthTable.Report.bucketRange(k)
+                    return "{\"from\":\(LinkTable.format(lo, 1)),\"to\":\(LinkTable.format(hi, 1)),\(tally(tallies[k]))}"
+                }.joined(separator: ",")
             }
             s += ",\"check\":{\"total\":\(r.total),\"correct\":\(r.correct),\"accuracy\":\(LinkTable.format(r.accuracy, 5)),\"misses\":\(r.misses.count),"
-            s += "\"by_method\":{" + methods.joined(separator: ",") + "},\"by_confidence\":[" + buckets.joined(separator: ",") + "]}"
+            let byConfidence: String = buckets(r.byConfidence), byCovers: String = buckets(r.byCoversConfidence)
+            s += "\"by_method\":{" + methods.joined(separator: ",") + "},\"by_confidence\":[" + byConfidence
+            s += "],\"by_covers_confidence\":[" + byCovers + "]}"
         }
         return s + "}"
     }

@@ -87,8 +87,8 @@ import Testing
         #expect(bad.stderr.contains("miss \(addr)"))
     }
 
-    /// The check counts its truth rows by method and, for BUFFER and NEAREST, by confidence
-    /// bucket: the counts the link table itself gives (its confidence as written).
+    /// The check counts its truth rows by method and, for BUFFER and NEAREST and for COVERS apart,
+    /// by confidence bucket: the counts the link table itself gives (its confidence as written).
     @Test func checkBreaksTheShareDownByMethodAndConfidence() throws {
         let dir = try CLI.tempDir()
         let out = dir.appendingPathComponent("l.csv").path
@@ -100,6 +100,7 @@ import Testing
             .split(separator: "\n").dropFirst().map { l in let f = l.split(separator: ","); return (String(f[0]), String(f[1])) })
         var methods: [String: (rows: Int, correct: Int)] = [:]
         var buckets = [(rows: Int, correct: Int)](repeating: (0, 0), count: 7)
+        var coversBuckets = buckets
         let edges = [0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9]
         for line in try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -107,10 +108,11 @@ import Testing
             let right = f[1] == want ? 1 : 0
             methods[f[2], default: (0, 0)].rows += 1
             methods[f[2], default: (0, 0)].correct += right
-            if f[2] == "BUFFER" || f[2] == "NEAREST", let c = Double(f[3]) {
+            if f[2] != "NONE", let c = Double(f[3]) {
                 let k = edges.lastIndex { c >= $0 }!
-                buckets[k].rows += 1
-                buckets[k].correct += right
+                if f[2] == "COVERS" { coversBuckets[k].rows += 1; coversBuckets[k].correct += right } else {
+                    buckets[k].rows += 1; buckets[k].correct += right
+                }
             }
         }
         let byMethod = try #require(check["by_method"] as? [String: [String: Int]])
@@ -123,8 +125,13 @@ import Testing
         #expect(byConfidence.map { $0["correct"] as? Int } == buckets.map(\.correct))
         #expect(byConfidence.first?["from"] as? Double == 0 && byConfidence.last?["to"] as? Double == 1)
         #expect(buckets.map(\.rows).reduce(0, +) > 0)
+        let byCovers = try #require(check["by_covers_confidence"] as? [[String: Any]])
+        #expect(byCovers.map { $0["rows"] as? Int } == coversBuckets.map(\.rows))
+        #expect(byCovers.map { $0["correct"] as? Int } == coversBuckets.map(\.correct))
+        #expect(coversBuckets.map(\.rows).reduce(0, +) == methods["COVERS"]?.rows)
         let text = try CLI.run(["link", "--buildings", b, "--addresses", a, "--segments", s, "--check", CLI.sample("truth.csv"), "--force", "-o", out])
-        #expect(text.stderr.contains("by method: COVERS") && text.stderr.contains("by confidence (BUFFER and NEAREST): "), "\(text.stderr)")
+        #expect(text.stderr.contains("by method: COVERS") && text.stderr.contains("by confidence (BUFFER and NEAREST): ")
+                && text.stderr.contains("by confidence (COVERS): "), "\(text.stderr)")
     }
 
     @Test func outputFormatsByExtension() throws {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How sure a BUFFER or NEAREST link is, from the evidence behind it.
+/// How sure a link is, from the evidence behind it.
 extension Linker {
     /// What the house-number order of the address's block face says of a link.
     enum OrderEvidence { case agrees, none, disagrees }
@@ -22,9 +22,24 @@ extension Linker {
         return (min(outsideCeiling, max(0, c)) * 1000).rounded() / 1000
     }
 
-    /// The most a BUFFER or NEAREST link may claim: under COVERS' 0.9 among several footprints.
-    /// A point outside every footprint is a step weaker than one on a footprint, however near
-    /// it lies; a point centimetres from a wall is as likely the neighbour's frontage.
+    /// COVERS confidence: 0.5 + 0.5·min(1, clearance / `coverClearance`), times 0.9 when the
+    /// footprint was chosen among several covering the point; rounded to 3 decimals. `clearance`
+    /// is the point's distance to the nearest other footprint it could belong to
+    /// (`LinkWorld.clearance`): a point a hair inside one wall and a hair from the next house's
+    /// is as likely that house's, as a geocoder's slide or a parcel's offset leaves it.
+    static func coversConfidence(clearance: Double, amongSeveral: Bool) -> Double {
+        let c = (0.5 + 0.5 * min(1, max(0, clearance) / coverClearance)) * (amongSeveral ? 0.9 : 1)
+        return (c * 1000).rounded() / 1000
+    }
+
+    /// Metres from every other home at which a covered point is as sure as COVERS gets: a side
+    /// yard's width, the gap between two detached houses.
+    static let coverClearance = 3.0
+
+    /// The most a BUFFER or NEAREST link may claim: under the 0.9 of a point well inside a
+    /// footprint chosen among several. A point outside every footprint is a step weaker than one
+    /// well inside a footprint, however near it lies; a point centimetres from a wall is as likely
+    /// the neighbour's frontage.
     static let outsideCeiling = 0.89
 
     /// A BUFFER/NEAREST confidence times 0.8 for a footprint that does not front the address's

@@ -225,6 +225,20 @@ final class LinkWorld {
         return best
     }
 
+    /// How far the point of covered address `a` stands from the nearest other footprint it could
+    /// belong to (not one covering it, nor a tagged outbuilding or an open structure), at most
+    /// `limit` metres: what `Linker.coversConfidence` reads.
+    func clearance(_ a: Int, limit: Double) -> Double {
+        let p = points[a]
+        var nearest = limit
+        buildingIndex.forEach(meeting: BBox(around: p, radius: limit)) { b in
+            guard !attrs.open[bIdx[b]], !attrs.outbuilding[bIdx[b]] else { return }
+            let edge = Planar.nearestOnEdges(of: rings(b), to: p).distance
+            if edge < nearest, !Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) { nearest = edge }
+        }
+        return nearest
+    }
+
     /// The address's street anchor (see `streetAnchor`), worked out once: `anchorState[a]` is
     /// 0 before, 1 when none was found, 2 when `anchors[a]` holds it.
     private var anchors: [StreetAnchor] = []

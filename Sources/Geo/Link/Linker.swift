@@ -351,7 +351,10 @@ public struct Linker: Sendable {
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
-                if l.method == .covers { l.confidence = world.coverCount[a] > 1 ? 0.9 : 1.0 }
+                if l.method == .covers {
+                    l.confidence = Linker.coversConfidence(clearance: world.clearance(a, limit: Linker.coverClearance),
+                                                           amongSeveral: world.coverCount[a] > 1)
+                }
                 else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 if let read = world.offLine[a] {
                     l.confidence = Linker.sideOfLine(l.confidence, evidence: read.evidence, radius: options.searchMeters)

@@ -70,6 +70,8 @@ public struct TruthTable: Sendable {
         /// The truth rows linked by BUFFER or NEAREST, by confidence as written (three
         /// decimals), one tally per bucket of `confidenceEdges`: what a calibration reads.
         public var byConfidence = [Tally](repeating: Tally(), count: TruthTable.confidenceEdges.count)
+        /// The same for the truth rows linked by COVERS.
+        public var byCoversConfidence = [Tally](repeating: Tally(), count: TruthTable.confidenceEdges.count)
         /// correct / total; 1 for an empty truth table.
         public var accuracy: Double { total == 0 ? 1 : Double(correct) / Double(total) }
 
@@ -101,10 +103,10 @@ public struct TruthTable: Sendable {
             guard let l else { continue }
             report.byMethod[l.method, default: Tally()].rows += 1
             if right { report.byMethod[l.method, default: Tally()].correct += 1 }
-            if l.method == .buffer || l.method == .nearest {
+            if l.method == .buffer || l.method == .nearest || l.method == .covers {
                 let k = Report.bucket(l.confidence)
-                report.byConfidence[k].rows += 1
-                if right { report.byConfidence[k].correct += 1 }
+                let count = { (t: inout [Tally]) in t[k].rows += 1; if right { t[k].correct += 1 } }
+                if l.method == .covers { count(&report.byCoversConfidence) } else { count(&report.byConfidence) }
             }
         }
         report.misses.sort { $0.addressID < $1.addressID }

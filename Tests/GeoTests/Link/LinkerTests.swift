@@ -49,6 +49,25 @@ extension LinkResult {
         #expect(l.method == .covers && l.buildingID == "b1" && l.distance == 0 && l.confidence == 1)
     }
 
+    /// A covered point's confidence falls with its clearance from the next home: 0.5 + 0.5 ×
+    /// min(1, clearance / 3 m); a tagged garage nearer still is no home it could belong to.
+    @Test func aCoveredPointNearTheNextHouseIsLessSure() throws {
+        var s = Scene()
+        s.building("west", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+        s.building("east", "POLYGON((11.5 0,21.5 0,21.5 10,11.5 10,11.5 0))")   // 1.5 m beyond west's wall
+        s.building("shed", "POLYGON((4 -0.7,6 -0.7,6 -0.2,4 -0.2,4 -0.7))", subtype: "outbuilding", class: "shed")
+        s.address("wall", 9.5, 5)    // 2 m from east
+        s.address("middle", 5, 5)    // 6.5 m from east
+        s.address("gap", 10.75, 5)   // on no footprint
+        let r = try s.link()
+        #expect(r.link("wall").method == .covers && r.link("wall").buildingID == "west")
+        #expect(abs(r.link("wall").confidence - 0.833) < 1e-9, "\(r.link("wall").confidence)")
+        #expect(r.link("middle").confidence == 1)
+        #expect(r.link("gap").method != .covers)
+        s.address("edge", 4.5, 0.1)  // 0.3 m from the shed, 5 m from east
+        #expect(try s.link().link("edge").confidence == 1)
+    }
+
     @Test func pointInACourtyardHoleIsNotCovered() throws {
         var s = Scene()
         s.building("ring", "POLYGON((0 0,30 0,30 30,0 30,0 0),(10 10,20 10,20 20,10 20,10 10))")
