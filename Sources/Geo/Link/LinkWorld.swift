@@ -225,14 +225,14 @@ final class LinkWorld {
         return best
     }
 
-    /// How far the point of covered address `a` stands from the nearest other footprint it could
-    /// belong to (not one covering it, nor a tagged outbuilding or an open structure), at most
-    /// `limit` metres: what `Linker.coversConfidence` reads.
-    func clearance(_ a: Int, limit: Double) -> Double {
+    /// How far the point of address `a`, covered by footprint `covering`, stands from the nearest
+    /// other footprint it could belong to (not one covering it, nor a tagged outbuilding or an
+    /// open structure), at most `limit` metres: what `Linker.coversConfidence` reads.
+    func clearance(_ a: Int, covering: Int, limit: Double) -> Double {
         let p = points[a]
         var nearest = limit
         buildingIndex.forEach(meeting: BBox(around: p, radius: limit)) { b in
-            guard !attrs.open[bIdx[b]], !attrs.outbuilding[bIdx[b]] else { return }
+            guard b != covering, !attrs.open[bIdx[b]], !attrs.outbuilding[bIdx[b]] else { return }
             let edge = Planar.nearestOnEdges(of: rings(b), to: p).distance
             if edge < nearest, !Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) { nearest = edge }
         }
