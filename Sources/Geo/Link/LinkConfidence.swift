@@ -34,7 +34,7 @@ extension Linker {
 
     /// Metres from every other home at which a covered point is as sure as COVERS gets: a side
     /// yard's width, the gap between two detached houses.
-    static let coverClearance = 3.0
+    public static let coverClearance = 3.0
 
     /// The most a BUFFER or NEAREST link may claim: under the 0.9 of a point well inside a
     /// footprint chosen among several. A point outside every footprint is a step weaker than one

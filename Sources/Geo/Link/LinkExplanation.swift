@@ -34,6 +34,9 @@ public struct LinkExplanation: Sendable, Equatable {
     public var houseKey: String
     /// COVERS: the footprint covering the point; nothing else is then weighed.
     public var covering: String?
+    /// COVERS: the point's clearance, the metres to the nearest other footprint it could belong
+    /// to, at most `Linker.coverClearance` (`LinkWorld.clearance`): what its confidence reads.
+    public var clearance: Double?
     /// The road the rays start from: the address's own street, or the road its street search
     /// fell back to (nil: none within the street search radius).
     public var road: String?
@@ -67,7 +70,10 @@ extension LinkWorld {
             lineSide: offLine[a]?.evidence, aligned: aligned.map(buildingID), candidates: [],
             chosen: choice.map { buildingID($0.candidate.building) }, cost: choice?.cost, runnerUp: choice?.runnerUp)
         guard let scored else {
-            if let b = assigned[a] { e.covering = buildingID(b) }
+            if let b = assigned[a] {
+                e.covering = buildingID(b)
+                e.clearance = clearance(a, covering: b, limit: Linker.coverClearance)
+            }
             return e
         }
         let frame = try scoreFrame(a)

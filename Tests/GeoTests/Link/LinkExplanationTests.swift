@@ -68,10 +68,15 @@ import Testing
         #expect(house.count == 2 && house.allSatisfy { $0.occupancy == LinkWeights().occupiedPenalty })
     }
 
-    /// A point inside a footprint is decided by COVERS, with nothing weighed.
+    /// A point inside a footprint is decided by COVERS, with nothing weighed; its clearance is
+    /// what its confidence reads.
     @Test func aCoveredPointIsDecidedFirst() throws {
-        let e = try #require(try explained(block(), ["a3"]).explanations.first)
+        let r = try explained(block(), ["a3"])
+        let e = try #require(r.explanations.first)
         #expect(e.covering == "h3" && e.candidates.isEmpty && e.chosen == nil)
+        let clearance = try #require(e.clearance)
+        #expect(clearance > 0 && clearance <= Linker.coverClearance)
+        #expect(r.link("a3").confidence == Linker.coversConfidence(clearance: clearance, amongSeveral: false))
     }
 
     /// Nothing is explained unless asked, and asking changes no link.
