@@ -72,7 +72,7 @@ extension LinkWorld {
         guard let scored else {
             if let b = assigned[a] {
                 e.covering = buildingID(b)
-                e.clearance = clearance(a, covering: b, limit: Linker.coverClearance)
+                e.clearance = clearance(a, covering: b)
             }
             return e
         }

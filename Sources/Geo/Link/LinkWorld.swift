@@ -227,8 +227,9 @@ final class LinkWorld {
 
     /// How far the point of address `a`, covered by footprint `covering`, stands from the nearest
     /// other footprint it could belong to (not one covering it, nor a tagged outbuilding or an
-    /// open structure), at most `limit` metres: what `Linker.coversConfidence` reads.
-    func clearance(_ a: Int, covering: Int, limit: Double) -> Double {
+    /// open structure), at most `limit` metres (`Linker.coverClearance` unless asked): what
+    /// `Linker.coversConfidence` reads.
+    func clearance(_ a: Int, covering: Int, limit: Double = Linker.coverClearance) -> Double {
         let p = points[a]
         var nearest = limit
         buildingIndex.forEach(meeting: BBox(around: p, radius: limit)) { b in

@@ -352,7 +352,7 @@ public struct Linker: Sendable {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers {
-                    l.confidence = Linker.coversConfidence(clearance: world.clearance(a, covering: b, limit: Linker.coverClearance),
+                    l.confidence = Linker.coversConfidence(clearance: world.clearance(a, covering: b),
                                                            amongSeveral: world.coverCount[a] > 1)
                 } else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 if let read = world.offLine[a] {
