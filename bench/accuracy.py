@@ -90,7 +90,7 @@ def derived_cases(data):
     out = []
     for area, _ in truth_areas(data):
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
-        derive(area, cache, ".done-6")
+        derive(area, cache, ".done-7")
         # A geocoder-style placement only where the area has none of its own.
         wanted = {"entrance", "interpolated", "centreline", "parcel"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
         out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)

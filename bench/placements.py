@@ -3,7 +3,11 @@
 placements it was not shaped on. Each is made from the truth building and the road network
 only (never from flyr's output):
 
-  entrance      on the footprint's edge nearest its street, 1 m outside (a door point)
+  entrance      on the footprint's edge nearest its street, 1 m outside (a door point); where
+                that spot stands in or by another footprint (a house in a row behind another),
+                at the spot 1 m out from the outline nearest the street that stands 5 cm clear
+                of every footprint, as a door opens onto open ground; on the outline itself
+                where no such spot is
   interpolated  an interpolation line, as OpenStreetMap's addr:interpolation ways: per block
                 face (one side of a named street between junctions), a line from the first
                 house to the last along the street, 8 m off its centreline; every number is
@@ -100,6 +104,37 @@ def main():
         if p.get("class", "unknown") in DRIVABLE:
             roads.append((norm((p.get("names") or {}).get("primary")), transform(fwd, shape(f["geometry"]))))
     tree = STRtree([g for _, g in roads])
+    footprints = list(B.values())
+    ftree = STRtree(footprints)
+
+    def open_ground(p, b):
+        """True when no footprint, `b` included, stands within 5 cm of the point `p` (more than
+        the written coordinates' round-off, 1e-7 degrees)."""
+        return b.distance(p) >= 0.05 and not any(footprints[j].distance(p) < 0.05 for j in ftree.query(p.buffer(0.05)))
+
+    def door(b, g, c):
+        """A door point of footprint `b` fronting road `g`: 1 m out from the outline's point
+        nearest the road's point nearest the centroid `c`, where that spot is open ground; else
+        the open spot 1 m out from the outline (every 0.5 m of it) nearest the road; else the
+        outline's point itself."""
+        e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
+        r = g.interpolate(g.project(e))
+        d = e.distance(r) or 1
+        p = Point(e.x + (r.x - e.x) / d, e.y + (r.y - e.y) / d)
+        if open_ground(p, b):
+            return p
+        ring, best = b.exterior, None
+        steps = max(int(ring.length / 0.5), 8)
+        for i in range(steps):
+            t = i * ring.length / steps
+            u, v = ring.interpolate((t - 0.25) % ring.length), ring.interpolate((t + 0.25) % ring.length)
+            n = math.hypot(v.x - u.x, v.y - u.y) or 1
+            o = ring.interpolate(t)
+            for sgn in (1, -1):
+                q = Point(o.x - sgn * (v.y - u.y) / n, o.y + sgn * (v.x - u.x) / n)
+                if open_ground(q, b) and (best is None or g.distance(q) < best[0]):
+                    best = (g.distance(q), q)
+        return best[1] if best else e
     truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(os.path.join(area, "truth.csv")))}
     addresses = features(layer(area, "addresses"))
 
@@ -145,12 +180,10 @@ def main():
         k = street_of(a, b)
         g = roads[k][1]
         c = b.centroid
-        # Entrance: the footprint's point nearest the street, 1 m further out.
+        placed["entrance"][aid] = door(b, g, c)
+        # Parcel: away from the street 0-10 m, sideways -1..1 m.
         e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
         r = g.interpolate(g.project(e))
-        d = e.distance(r) or 1
-        placed["entrance"][aid] = Point(e.x + (r.x - e.x) / d, e.y + (r.y - e.y) / d)
-        # Parcel: away from the street 0-10 m, sideways -1..1 m.
         d2 = c.distance(r) or 1
         ux, uy = (r.x - c.x) / d2, (r.y - c.y) / d2
         f, l = -10 * unit(aid + "f"), 2 * unit(aid + "l") - 1
