@@ -110,15 +110,19 @@ def main():
     def open_ground(p, b):
         """True when no footprint, `b` included, stands within 5 cm of the point `p` (more than
         the written coordinates' round-off, 1e-7 degrees)."""
-        return b.distance(p) >= 0.05 and not any(footprints[j].distance(p) < 0.05 for j in ftree.query(p.buffer(0.05)))
+        return b.distance(p) >= 0.05 and len(ftree.query(p, predicate="dwithin", distance=0.05)) == 0
+
+    def front(b, g, c):
+        """The point of footprint `b`'s outline nearest road `g`'s point nearest the centroid `c`,
+        and the road's point nearest it."""
+        e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
+        return e, g.interpolate(g.project(e))
 
     def door(b, g, c):
-        """A door point of footprint `b` fronting road `g`: 1 m out from the outline's point
-        nearest the road's point nearest the centroid `c`, where that spot is open ground; else
-        the open spot 1 m out from the outline (every 0.5 m of it) nearest the road; else the
-        outline's point itself."""
-        e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
-        r = g.interpolate(g.project(e))
+        """A door point of footprint `b` fronting road `g`: 1 m out from its front (`front`) toward
+        the road, where that spot is open ground; else the open spot 1 m out from the outline
+        (every 0.5 m of it) nearest the road; else the front itself."""
+        e, r = front(b, g, c)
         d = e.distance(r) or 1
         p = Point(e.x + (r.x - e.x) / d, e.y + (r.y - e.y) / d)
         if open_ground(p, b):
@@ -182,8 +186,7 @@ def main():
         c = b.centroid
         placed["entrance"][aid] = door(b, g, c)
         # Parcel: away from the street 0-10 m, sideways -1..1 m.
-        e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
-        r = g.interpolate(g.project(e))
+        _, r = front(b, g, c)
         d2 = c.distance(r) or 1
         ux, uy = (r.x - c.x) / d2, (r.y - c.y) / d2
         f, l = -10 * unit(aid + "f"), 2 * unit(aid + "l") - 1
