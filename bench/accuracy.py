@@ -4,7 +4,7 @@ each folder with a truth.csv, each of its address files (addresses*.geojsonseq /
 flyr against plain nearest building. Also a sweep of the scoring weights (half and double each
 default) and a calibration table (confidence bucket -> share correct). With --derived, also the
 placements bench/placements.py derives from each area's truth (entrance, interpolated,
-centreline, parcel, and geocoder-style where the area has none),
+centreline, parcel, mixed, and geocoder-style where the area has none),
 made once into the cache when shapely and pyproj are installed. Stdlib only otherwise.
 With --geocoder-seeds N, also N geocoder-style placements of each area drawn with other slides
 (--seed 1..N of bench/placements.py; --geocoder-slide sets their largest slide, 6 m by default),
@@ -90,9 +90,9 @@ def derived_cases(data):
     out = []
     for area, _ in truth_areas(data):
         cache = os.path.join(CACHE, "placements", os.path.basename(area))
-        derive(area, cache, ".done-7")
+        derive(area, cache, ".done-8")
         # A geocoder-style placement only where the area has none of its own.
-        wanted = {"entrance", "interpolated", "centreline", "parcel"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
+        wanted = {"entrance", "interpolated", "centreline", "parcel", "mixed"} | (set() if layer(area, "addresses-geocoded") else {"geocoded"})
         out += [(c[0], c[1] + " (derived)", *c[2:]) for c in cases(os.path.dirname(cache)) if c[0] == os.path.basename(area)
                 and c[1] in wanted]
     return out

@@ -23,6 +23,9 @@ only (never from flyr's output):
                 the road's point nearest the centroid, slid along it by a fixed pseudo-random
                 -6..6 m, 7 m off the centreline on the building's side (half the centroid's
                 distance when that is under 8 m)
+  mixed         each address placed by one of the rules above or left as given (inside its
+                footprint), drawn per address: one file whose points come placed in several
+                ways, as an address theme merged from many sources does
 
 Usage: bench/placements.py AREA_DIR OUT_DIR [--slide M] [--offset M] [--seed TEXT]. Needs
 shapely and pyproj (pip install shapely pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and
@@ -215,6 +218,13 @@ def main():
             f = 0.5 if n1 == n0 else (n - n0) / (n1 - n0)
             placed["interpolated"][aid] = at(g, t0 + f * (t1 - t0), s, 8)
             placed["centreline"][aid] = at(g, t0 + f * (t1 - t0), s, 0)
+    # Mixed: a point left out of it keeps its place as given.
+    kinds = ["given", "entrance", "interpolated", "parcel", "geocoded"]
+    placed["mixed"] = {}
+    for aid in placed["parcel"]:
+        kind = kinds[int(unit(aid + "mixed") * len(kinds))]
+        if kind != "given" and aid in placed[kind]:
+            placed["mixed"][aid] = placed[kind][aid]
     for name, pts in placed.items():
         with open(os.path.join(out, f"addresses-{name}.geojsonseq"), "w", encoding="utf-8") as fh:
             for a in addresses:
