@@ -12,6 +12,11 @@ struct CLI {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static var sample: URL { root.appendingPathComponent("samples/queens-village") }
     static func sample(_ name: String) -> String { sample.appendingPathComponent(name).path }
+    /// A file under `../shared/data` beside the checkout, or nil when absent (the test is skipped).
+    static func shared(_ relative: String) -> String? {
+        let path = root.deletingLastPathComponent().appendingPathComponent("shared/data").appendingPathComponent(relative).path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
 
     @discardableResult
     static func run(_ args: [String], stdin: Data? = nil, executable: URL? = nil) throws -> Run {

@@ -87,6 +87,21 @@ import Testing
         #expect(bad.stderr.contains("miss \(addr)"))
     }
 
+    /// A spatial regression test on the shared Queens area: each of its placements keeps its share
+    /// of truth rows linked right (the README's matrix: 100, 99.34 and 97.18 %) above a floor a few tenths
+    /// under it, so a change that costs the linker shows here and not only in the bench.
+    @Test(.enabled(if: CLI.shared("queens-village-ny/truth.csv") != nil, "needs ../shared/data/queens-village-ny"),
+          arguments: [("addresses.geojsonseq", "0.999"), ("addresses-streetside.geojsonseq", "0.99"),
+                      ("addresses-geocoded.geojsonseq", "0.965")])
+    func queensVillageKeepsItsAccuracy(_ file: String, _ floor: String) throws {
+        let q = try #require(CLI.shared("queens-village-ny"))
+        let r = try CLI.run(["link", "--buildings", q + "/buildings.geojson", "--addresses", q + "/" + file,
+                             "--segments", q + "/segments.geojson", "--check", q + "/truth.csv",
+                             "--min-accuracy", floor, "--json", "-o", try CLI.tempDir().appendingPathComponent("l.csv").path])
+        #expect(r.status == 0, "\(file): \(r.stderr.split(separator: "\n").last ?? "")")
+        #expect(r.stderr.contains("\"check\":{\"total\":29382,"), "\(file)")
+    }
+
     /// The check counts its truth rows by method and, for BUFFER and NEAREST and for COVERS apart,
     /// by confidence bucket: the counts the link table itself gives (its confidence as written).
     @Test func checkBreaksTheShareDownByMethodAndConfidence() throws {
