@@ -10,7 +10,7 @@ public struct LinkWeights: Sendable, Equatable {
     public var maxTurn = 60.0 * Double.pi / 180
     public var turnStep = 5.0 * Double.pi / 180
     /// Cost per metre between a footprint's centre and where its house number should stand
-    /// among its neighbours' points, and the most it adds.
+    /// among its neighbours' points, and the most metres of it counted (7.5 m of cost at most).
     public var numberOrderCost = 0.75
     public var numberOrderCap = 10.0
     /// Neighbours whose numbers are compared lie within this many metres.
