@@ -23,9 +23,9 @@ only (never from flyr's output):
                 the road's point nearest the centroid, slid along it by a fixed pseudo-random
                 -6..6 m, 7 m off the centreline on the building's side (half the centroid's
                 distance when that is under 8 m)
-  mixed         each address placed by one of the rules above or left as given (inside its
-                footprint), drawn per address: one file whose points come placed in several
-                ways, as an address theme merged from many sources does
+  mixed         each address placed by the entrance, interpolated, parcel or geocoded rule, or
+                left as given (inside its footprint), drawn per address: one file whose points
+                come placed in several ways, as an address theme merged from many sources does
 
 Usage: bench/placements.py AREA_DIR OUT_DIR [--slide M] [--offset M] [--seed TEXT]. Needs
 shapely and pyproj (pip install shapely pyproj). Writes OUT_DIR/addresses-NAME.geojsonseq and
@@ -121,11 +121,10 @@ def main():
         e = b.exterior.interpolate(b.exterior.project(g.interpolate(g.project(c))))
         return e, g.interpolate(g.project(e))
 
-    def door(b, g, c):
-        """A door point of footprint `b` fronting road `g`: 1 m out from its front (`front`) toward
-        the road, where that spot is open ground; else the open spot 1 m out from the outline
-        (every 0.5 m of it) nearest the road; else the front itself."""
-        e, r = front(b, g, c)
+    def door(b, g, e, r):
+        """A door point of footprint `b` fronting road `g`: 1 m out from its front `e` toward the
+        road's point `r` (`front`), where that spot is open ground; else the open spot 1 m out from
+        the outline (every 0.5 m of it) nearest the road; else the front itself."""
         d = e.distance(r) or 1
         p = Point(e.x + (r.x - e.x) / d, e.y + (r.y - e.y) / d)
         if open_ground(p, b):
@@ -139,8 +138,9 @@ def main():
             o = ring.interpolate(t)
             for sgn in (1, -1):
                 q = Point(o.x - sgn * (v.y - u.y) / n, o.y + sgn * (v.x - u.x) / n)
-                if open_ground(q, b) and (best is None or g.distance(q) < best[0]):
-                    best = (g.distance(q), q)
+                dq = g.distance(q)
+                if (best is None or dq < best[0]) and open_ground(q, b):
+                    best = (dq, q)
         return best[1] if best else e
     truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(os.path.join(area, "truth.csv")))}
     addresses = features(layer(area, "addresses"))
@@ -187,9 +187,9 @@ def main():
         k = street_of(a, b)
         g = roads[k][1]
         c = b.centroid
-        placed["entrance"][aid] = door(b, g, c)
+        e, r = front(b, g, c)
+        placed["entrance"][aid] = door(b, g, e, r)
         # Parcel: away from the street 0-10 m, sideways -1..1 m.
-        _, r = front(b, g, c)
         d2 = c.distance(r) or 1
         ux, uy = (r.x - c.x) / d2, (r.y - c.y) / d2
         f, l = -10 * unit(aid + "f"), 2 * unit(aid + "l") - 1
