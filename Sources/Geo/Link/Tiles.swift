@@ -211,11 +211,11 @@ struct FeatureAttributes: Sendable {
         init(_ addresses: [Address], _ segments: [Segment]) {
             ids = addresses.map { $0.id }
             rank = IDOrder.ranks(ids)
-            let keys = StreetName.keys(of: addresses)
+            segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
+            let keys = StreetAliases.addressKeys(addresses, segments: segments, segmentKeys: segmentKeys)
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
             numbers = HouseNumbers.values(addresses.map(\.number))
-            segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
             frontage = segments.map(LinkWorld.isFrontageRoad)
             let named = segmentKeys.map { $0 != nil }
             separating = segments.indices.map { LinkWorld.separatesHouses(segments[$0], named: named[$0]) }

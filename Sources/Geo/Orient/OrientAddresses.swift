@@ -77,7 +77,7 @@ extension Orienter {
         let metres = links.projectedFootprints.flatMap {
             $0.definition == Projection.localMetricDefinition(around: origin) ? $0 : nil
         }
-        let streetKeys = StreetName.keys(of: addresses)
+        let streetKeys = StreetAliases.addressKeys(addresses, segments: segments)
         // How many addresses each building serves: only the footprints of buildings serving
         // several are kept for reuse (most serve one, and a million kept footprints weigh).
         let uses = linked.reduce(into: [Int32](repeating: 0, count: buildings.count)) { u, l in

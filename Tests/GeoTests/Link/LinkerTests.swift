@@ -21,9 +21,9 @@ struct Scene {
     mutating func address(_ id: String, _ x: Double, _ y: Double, number: String = "1", street: String? = "Main Street", unit: String? = nil) {
         addresses.append(Address(id: id, point: degrees([Coord(x, y)])[0], number: number, street: street, unit: unit))
     }
-    mutating func road(_ id: String, _ wkt: String, name: String?, class cls: String = "residential") {
+    mutating func road(_ id: String, _ wkt: String, name: String?, class cls: String = "residential", names: String? = nil) {
         let g = try! Geometry.fromWKT(ctx, wkt)
-        segments.append(Segment(id: id, line: degrees(g.lineCoords()), subtype: "road", segmentClass: cls, name: name))
+        segments.append(Segment(id: id, line: degrees(g.lineCoords()), subtype: "road", segmentClass: cls, name: name, namesJSON: names))
     }
     func link(_ options: LinkerOptions = .init()) throws -> LinkResult {
         try Linker(options: options).link(buildings: buildings, addresses: addresses, segments: segments)
@@ -317,6 +317,28 @@ extension LinkResult {
         let r = try s.link()
         #expect(!r.link("a").streetMatch)
         #expect(r.link("c").streetMatch)
+    }
+
+    /// An address naming its street in another language (a name the road carries in
+    /// `names.common`) is read against that road, not against the nearer cross street: its rays
+    /// run north from Oak Avenue to the house behind the point, where rays from Elm Street would
+    /// run west to the house beside it.
+    @Test func aStreetNamedInAnotherLanguageIsItsRoad() throws {
+        func linked(names: String?) throws -> Link {
+            var s = Scene()
+            s.road("oak", "LINESTRING(-50 0,50 0)", name: "Oak Avenue", names: names)
+            s.road("elm", "LINESTRING(30 -50,30 50)", name: "Elm Street")
+            s.building("north", "POLYGON((17 20,27 20,27 30,17 30,17 20))")
+            s.building("west", "POLYGON((5 7,13 7,13 17,5 17,5 7))")
+            s.address("a", 22, 12, street: "Eichenallee")
+            return try s.link().link("a")
+        }
+        let other = try linked(names: #"{"primary":"Oak Avenue","common":{"de":"Eichenallee"}}"#)
+        #expect(other.buildingID == "north")
+        #expect(other.streetMatch)
+        let without = try linked(names: nil)
+        #expect(without.buildingID == "west")
+        #expect(!without.streetMatch)
     }
 
     @Test func bufferAndNearestTiersFollowTheDistance() throws {

@@ -86,6 +86,20 @@ private func near(_ a: Double?, _ b: Double, period: Double = 360, within tol: D
         #expect(rows[1].orientation?.segmentID == "side")
     }
 
+    /// A street named in another language, as its road's `names.common` gives it, is that road.
+    @Test func theAddressStreetInAnotherLanguageIsPreferredToo() throws {
+        func facing(_ names: String?) throws -> String? {
+            var s = Scene()
+            s.building("h", house)
+            s.road("side", "LINESTRING(15 -50,15 50)", name: "Side Street")
+            s.road("main", "LINESTRING(-50 -40,50 -40)", name: "Main Street", names: names)
+            s.address("a", 0, -6, street: "Hauptstraße")
+            return try Orienter.orientAddresses(buildings: s.buildings, addresses: s.addresses, segments: s.segments)[0].orientation?.segmentID
+        }
+        #expect(try facing(#"{"primary":"Main Street","common":{"de":"Hauptstraße"}}"#) == "main")
+        #expect(try facing(nil) == "side")
+    }
+
     /// The search looks near the house first (Orienter.firstReach) and goes on to the whole
     /// radius when the answer could lie farther: the street's road beyond the first reach
     /// still beats a nearer road of another name, from a footprint or from a bare point, and
