@@ -39,7 +39,8 @@ public enum Selection {
         return chosen
     }
 
-    /// The addresses of one street (names compared as the linker does, `StreetName.normalize`),
+    /// The addresses of one street (names compared as the linker does, `StreetName.normalize`,
+    /// a road's other names in `segments` as its primary name, `StreetAliases`),
     /// in house-number order: by the number's value (`HouseNumbers.value`, hyphens read as the
     /// extract writes them: "94-29" is block 94, house 29 where most numbers hold a hyphen, else
     /// a range read as 94), then its text, unit and id; addresses whose number has no digits
@@ -51,17 +52,21 @@ public enum Selection {
     /// whose nearest segment of the street is that one, on both sides.
     public static func street(_ name: String, near: Coord? = nil, addresses: [Address],
                               segments: [Segment] = []) throws(SelectionError) -> [Address] {
-        guard let key = StreetName.normalize(name) else {
+        guard let typed = StreetName.normalize(name) else {
             throw SelectionError(kind: .unknownStreet, message: "the street name '\(name)' has no letters or digits; give a name such as --street \"218th Street\"")
         }
-        var onStreet = addresses.filter { StreetName.normalize($0.street) == key }
+        // A road's other names (`StreetAliases`) select its addresses however they are written.
+        let segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
+        let key = StreetAliases.aliases(segments, segmentKeys)[typed] ?? typed
+        let keys = StreetAliases.addressKeys(addresses, segments: segments, segmentKeys: segmentKeys)
+        var onStreet = addresses.indices.filter { keys[$0] == key }.map { addresses[$0] }
         guard !onStreet.isEmpty else {
             let hint = suggestions(for: key, among: addresses)
             throw SelectionError(kind: .unknownStreet, message: "no address is on a street named '\(name)'"
                 + (hint.isEmpty ? "" : "; did you mean " + hint.map { "'\($0)'" }.joined(separator: ", ") + "?"))
         }
         if let near {
-            let lines = segments.filter { StreetName.normalize($0.name) == key }.map(\.line)
+            let lines = segments.indices.filter { segmentKeys[$0] == key }.map { segments[$0].line }
             guard !lines.isEmpty else {
                 throw SelectionError(kind: .needsSegments, message: "--near with --street needs --segments holding the street '\(name)'")
             }

@@ -55,6 +55,17 @@ private func square(_ c: Coord, _ half: Double) -> String {
         #expect(a.sorted { Selection.houseNumberOrder($0, $1, blocks: true) }.map(\.id) == ["3", "1", "4", "5", "2"])
     }
 
+    @Test func aStreetIsSelectedByAnyNameItsRoadCarries() throws {
+        let p = Coord(24.94, 60.17)
+        let road = Segment(id: "r", line: [p, Coord(24.95, 60.17)], subtype: "road", segmentClass: "residential", name: "Mannerheimintie",
+                           namesJSON: #"{"primary":"Mannerheimintie","common":{"sv":"Mannerheimvägen"}}"#)
+        let a = [Address(id: "1", point: p, number: "3", street: "Mannerheimvägen"), Address(id: "2", point: p, number: "1", street: "Mannerheimintie"),
+                 Address(id: "3", point: p, number: "2", street: "Aleksanterinkatu")]
+        #expect(try Selection.street("mannerheimvägen", addresses: a, segments: [road]).map(\.id) == ["2", "1"])
+        #expect(try Selection.street("Mannerheimintie", addresses: a, segments: [road]).map(\.id) == ["2", "1"])
+        #expect(try Selection.street("Mannerheimvägen", addresses: a).map(\.id) == ["1"])
+    }
+
     @Test func streetNearAPointKeepsItsNearestBlock() throws {
         let s = Sample.shared
         let whole = try Selection.street("Springfield Boulevard", addresses: s.addresses)
