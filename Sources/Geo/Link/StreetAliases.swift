@@ -9,10 +9,14 @@ import Foundation
 /// names the whole segment here.
 enum StreetAliases {
     /// The street keys of `addresses` (`StreetName.normalize`), each other name of a road read
-    /// as that road's primary key. `segmentKeys`: the segments' primary keys, when known.
-    static func addressKeys(_ addresses: [Address], segments: [Segment], segmentKeys: [String?]? = nil) -> [String?] {
+    /// as that road's primary key.
+    static func addressKeys(_ addresses: [Address], segments: [Segment]) -> [String?] {
+        addressKeys(addresses, aliases: aliases(segments, StreetName.keys(segments.indices.lazy.map { segments[$0].name })))
+    }
+
+    /// The same with the table of `aliases` made already.
+    static func addressKeys(_ addresses: [Address], aliases table: [String: String]) -> [String?] {
         let keys = StreetName.keys(of: addresses)
-        let table = aliases(segments, segmentKeys ?? StreetName.keys(segments.indices.lazy.map { segments[$0].name }))
         guard !table.isEmpty else { return keys }
         return keys.map { k in k.flatMap { table[$0] } ?? k }
     }

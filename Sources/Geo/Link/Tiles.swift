@@ -212,7 +212,7 @@ struct FeatureAttributes: Sendable {
             ids = addresses.map { $0.id }
             rank = IDOrder.ranks(ids)
             segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
-            let keys = StreetAliases.addressKeys(addresses, segments: segments, segmentKeys: segmentKeys)
+            let keys = StreetAliases.addressKeys(addresses, aliases: StreetAliases.aliases(segments, segmentKeys))
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
             numbers = HouseNumbers.values(addresses.map(\.number))

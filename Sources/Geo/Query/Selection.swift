@@ -57,8 +57,9 @@ public enum Selection {
         }
         // A road's other names (`StreetAliases`) select its addresses however they are written.
         let segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
-        let key = StreetAliases.aliases(segments, segmentKeys)[typed] ?? typed
-        let keys = StreetAliases.addressKeys(addresses, segments: segments, segmentKeys: segmentKeys)
+        let aliases = StreetAliases.aliases(segments, segmentKeys)
+        let key = aliases[typed] ?? typed
+        let keys = StreetAliases.addressKeys(addresses, aliases: aliases)
         var onStreet = addresses.indices.filter { keys[$0] == key }.map { addresses[$0] }
         guard !onStreet.isEmpty else {
             let hint = suggestions(for: key, among: addresses)
