@@ -11,7 +11,7 @@ enum StreetAliases {
     /// The street keys of `addresses` (`StreetName.normalize`), each other name of a road read
     /// as that road's primary key.
     static func addressKeys(_ addresses: [Address], segments: [Segment]) -> [String?] {
-        addressKeys(addresses, aliases: aliases(segments, StreetName.keys(segments.indices.lazy.map { segments[$0].name })))
+        addressKeys(addresses, aliases: aliases(segments, StreetName.keys(of: segments)))
     }
 
     /// The same with the table of `aliases` made already.

@@ -37,6 +37,11 @@ public enum StreetName {
         keys(from: addresses.indices.lazy.map { addresses[$0].street })
     }
 
+    /// The keys of the segments' primary names, read in place as `keys(of:)` reads addresses'.
+    public static func keys(of segments: [Segment]) -> [String?] {
+        keys(from: segments.indices.lazy.map { segments[$0].name })
+    }
+
     @inline(__always)
     private static func keys<S: Sequence>(from names: S) -> [String?] where S.Element == String? {
         var memo = TextMemo<String?>()

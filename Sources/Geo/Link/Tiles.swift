@@ -211,7 +211,7 @@ struct FeatureAttributes: Sendable {
         init(_ addresses: [Address], _ segments: [Segment]) {
             ids = addresses.map { $0.id }
             rank = IDOrder.ranks(ids)
-            segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
+            segmentKeys = StreetName.keys(of: segments)
             let keys = StreetAliases.addressKeys(addresses, aliases: StreetAliases.aliases(segments, segmentKeys))
             streetKeys = keys
             houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }

@@ -56,7 +56,7 @@ public enum Selection {
             throw SelectionError(kind: .unknownStreet, message: "the street name '\(name)' has no letters or digits; give a name such as --street \"218th Street\"")
         }
         // A road's other names (`StreetAliases`) select its addresses however they are written.
-        let segmentKeys = StreetName.keys(segments.indices.lazy.map { segments[$0].name })
+        let segmentKeys = StreetName.keys(of: segments)
         let aliases = StreetAliases.aliases(segments, segmentKeys)
         let key = aliases[typed] ?? typed
         let keys = StreetAliases.addressKeys(addresses, aliases: aliases)
