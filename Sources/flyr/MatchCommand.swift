@@ -18,8 +18,9 @@ struct RecipientOptions: ParsableArguments {
         if recipients == nil, columns != nil || review != nil { throw ValidationError("--columns and --review go with --recipients list.csv") }
     }
 
-    /// Reads the list and matches it against `addresses`; writes the review file and logs the counts.
-    func match(_ addresses: [Address], force: Bool, command: String) throws -> RecipientMatches? {
+    /// Reads the list and matches it against `addresses` (a street also by the other names its
+    /// `segments` carry); writes the review file and logs the counts.
+    func match(_ addresses: [Address], segments: [Segment], force: Bool, command: String) throws -> RecipientMatches? {
         guard let recipients else { return nil }
         try checkOutput(review, force: force)
         let table = try CSVTable.load(recipients)
@@ -29,7 +30,7 @@ struct RecipientOptions: ParsableArguments {
         } catch {
             throw CLIError(message: "\(recipients): \(error.description)", code: Exit.dataError)
         }
-        let matches = RecipientMatches(table: table, columns: columns, book: AddressBook(addresses))
+        let matches = RecipientMatches(table: table, columns: columns, book: AddressBook(addresses, segments: segments))
         Log.info("\(command): \(table.rows.count) rows: \(matches.matchedCount) matched, \(matches.reviewCount) to review, "
                  + "\(matches.notFoundCount) not found; \(matches.sharedAddressCount) address(es) matched by more than one row")
         if let review { try writeOutput(matches.reviewCSV(), to: review) }
@@ -50,6 +51,8 @@ struct MatchCommand: ParsableCommand {
 
     @OptionGroup var list: RecipientOptions
     @OptionGroup var input: AddressInputOptions
+    @Option(name: .long, help: ArgumentHelp("Road segments extract; repeatable. A row may then name its street as the road's names.common or names.rules do (another language, an official or short name).", valueName: "file"))
+    var segments: [String] = []
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The matched rows (CSV); '-' or absent for stdout (unless --json).", valueName: "matched.csv"))
     var output: String?
     @Flag(name: .long, help: "Print the summary as JSON on stdout.")
@@ -60,6 +63,7 @@ struct MatchCommand: ParsableCommand {
     func validate() throws {
         if list.recipients == nil { throw ValidationError("missing --recipients list.csv") }
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
+        if (input.addresses + segments).filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
         if json, output == "-" { throw ValidationError("--json prints the summary on stdout; write the matched rows with -o matched.csv") }
     }
 
@@ -71,7 +75,8 @@ struct MatchCommand: ParsableCommand {
         let start = ContinuousClock.now
         try checkOutput(output, force: force)
         let addresses = try loadAddresses(input.addresses, options: input.loadOptions).features
-        guard let matches = try list.match(addresses, force: force, command: "flyr match") else { return }
+        let roads = try loadSegments(segments, options: input.loadOptions).features
+        guard let matches = try list.match(addresses, segments: roads, force: force, command: "flyr match") else { return }
         if output != nil || !json { try writeOutput(matches.matchedCSV(), to: output) }
         if json { print(matches.json(seconds: seconds(since: start)), terminator: "") }
     }

@@ -163,7 +163,8 @@ struct ProvisionCommand: ParsableCommand {
     /// buildings kept than those they link to; returns the list's rows by address. Empty
     /// without a list.
     private func narrowToRecipients(_ loaded: inout LoadedInputs, keepBuildings: inout Set<String>?) throws -> [CampaignRecipient] {
-        guard let matches = try list.match(loaded.addresses.features, force: force, command: "flyr provision") else { return [] }
+        guard let matches = try list.match(loaded.addresses.features, segments: loaded.segments.features, force: force,
+                                                command: "flyr provision") else { return [] }
         var recipients: [CampaignRecipient] = []
         let all = loaded.addresses.features, header = matches.table.header
         for (i, row) in matches.table.rows.enumerated() {

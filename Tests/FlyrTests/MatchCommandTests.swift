@@ -65,23 +65,40 @@ struct MatchCommandTests {
         #expect(missing.status == 65 && missing.stderr.contains("no column 'Strasse'"))
     }
 
-    /// match reads addresses only: its help offers no buildings or segments, and either one
-    /// is a usage error; --bbox keeps the addresses in the box.
+    /// match reads addresses, and segments for the streets' other names: its help offers no
+    /// buildings, and they are a usage error; --bbox keeps the addresses in the box.
     @Test func matchOffersOnlyWhatItReads() throws {
         let help = try CLI.run(["match", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--addresses") && help.stdout.contains("--bbox"))
-        #expect(!help.stdout.contains("--buildings") && !help.stdout.contains("--segments"), "\(help.stdout)")
+        #expect(!help.stdout.contains("--buildings") && help.stdout.contains("--segments"), "\(help.stdout)")
         let (_, list) = try write(Self.list, "list.csv")
-        for extra in ["--buildings", "--segments"] {
-            let r = try CLI.run(["match", "--recipients", list, "--addresses", a, extra, a])
-            #expect(r.status == 64 && r.stderr.contains(extra), "\(extra): \(r.status) \(r.stderr)")
-        }
+        let r = try CLI.run(["match", "--recipients", list, "--addresses", a, "--buildings", a])
+        #expect(r.status == 64 && r.stderr.contains("--buildings"), "\(r.status) \(r.stderr)")
+        let stdin = try CLI.run(["match", "--recipients", list, "--addresses", "-", "--segments", "-"])
+        #expect(stdin.status == 64 && stdin.stderr.contains("stdin"))
         let twice = try CLI.run(["match", "--recipients", list, "--addresses", "-", "--addresses", "-"])
         #expect(twice.status == 64 && twice.stderr.contains("stdin"))
         // A box away from the sample leaves no address to match: every row is not found.
         let far = try CLI.run(["match", "--recipients", list, "--addresses", a, "--bbox", "-73.0,40.0,-72.9,40.1", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as? [String: Any], "\(far.stderr)")
         #expect(far.status == 0 && summary["matched"] as? Int == 0 && summary["rows"] as? Int == 6)
+    }
+
+    /// With --segments, a row may name its street as the road's `names.common` does: matched,
+    /// and said so; without them the street is not found.
+    @Test func segmentsLetARowNameItsStreetByAnotherName() throws {
+        let (dir, list) = try write("address\n94-29 Calle Vanderveer\n", "list.csv")
+        let segments = dir.appendingPathComponent("s.geojson").path
+        try #"""
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"r1","geometry":{"type":"LineString",
+            "coordinates":[[-73.741,40.716],[-73.740,40.717]]},"properties":{"subtype":"road","class":"residential",
+            "names":{"primary":"Vanderveer Street","common":{"es":"Calle Vanderveer"}}}}]}
+            """#.write(toFile: segments, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["match", "--recipients", list, "--addresses", a, "--segments", segments])
+        #expect(r.status == 0 && r.stdout.contains("\n2,00068fdd-2b44-52de-92c3-91f05d14074c,street_other_name,1.000,94-29,Vanderveer Street,"),
+                "\(r.stdout) \(r.stderr)")
+        let plain = try CLI.run(["match", "--recipients", list, "--addresses", a, "--json"])
+        #expect(plain.status == 0 && plain.stdout.contains("\"street_not_found\":1"), "\(plain.stdout)")
     }
 
     @Test func provisionKeepsOnlyTheMatchedAddresses() throws {

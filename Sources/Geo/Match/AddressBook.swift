@@ -13,10 +13,16 @@ public struct AddressBook: Sendable {
     var units: [String?] = []
     /// By address: its city's key (`postal_city`, else the second of `address_levels`).
     var cities: [String?] = []
+    /// Another name's key → the primary key of the road carrying it (`StreetAliases`: Overture's
+    /// `names.common` and `names.rules` of the segments given); empty without segments.
+    var aliases: [String: String] = [:]
 
-    public init(_ addresses: [Address]) {
+    /// The addresses indexed; with `segments`, an address naming its street by another of its
+    /// road's names is filed under the road's primary name, and a row may name it either way.
+    public init(_ addresses: [Address], segments: [Segment] = []) {
         self.addresses = addresses
-        let keys = StreetName.keys(of: addresses)
+        aliases = StreetAliases.aliases(segments, StreetName.keys(of: segments))
+        let keys = StreetAliases.addressKeys(addresses, aliases: aliases)
         var numbers = TextMemo<HouseNumber?>()
         var wordSet: Set<String> = [], levelCities = TextMemo<String?>()
         written.reserveCapacity(addresses.count); units.reserveCapacity(addresses.count)

@@ -20,6 +20,9 @@ public enum MatchHow: String, Sendable {
     case exact
     /// The street found after correcting one misspelt word.
     case streetCorrected = "street_corrected"
+    /// The street named as its road's `names.common` or `names.rules` give it (another
+    /// language, an official or a short name), with the segments given.
+    case streetOtherName = "street_other_name"
     /// A range "10-14" matched to the one number of it that exists.
     case range
     /// Equal candidates told apart by postcode, city or the given coordinates.
@@ -50,7 +53,7 @@ public struct RecipientMatcher {
     public var maxCoordinateMeters = 250.0
     /// The best candidate must beat the next by this much to be taken.
     static let margin = 0.02
-    private var streetMemo: [String: (keys: [String], corrected: Bool)] = [:]
+    private var streetMemo: [String: StreetKeys] = [:]
     private var streetKeys = TextMemo<String?>()
 
     public init(book: AddressBook) { self.book = book }
@@ -93,15 +96,27 @@ public struct RecipientMatcher {
         if found.isEmpty {
             return .review(.unitNotFound, detail: "no unit '\(r.unit ?? "")' at \(numberText) \(streetText)", candidates: [])
         }
-        return decide(found, r, how: streets.corrected ? .streetCorrected : usedRange ? .range : .exact)
+        return decide(found, r, how: streets.corrected ? .streetCorrected : streets.otherName ? .streetOtherName
+                                     : usedRange ? .range : .exact)
     }
 
-    /// The street keys a row's key names: itself when the extract has it, else its corrections.
-    private mutating func resolve(_ key: String) -> (keys: [String], corrected: Bool) {
+    /// The street keys a row's key names: itself when the extract has it, else the road it is
+    /// another name of, else its corrections.
+    private mutating func resolve(_ key: String) -> StreetKeys {
         if let m = streetMemo[key] { return m }
-        let m = book.streets[key] != nil ? ([key], false) : (book.corrections(of: key), true)
+        let m: StreetKeys
+        if book.streets[key] != nil { m = StreetKeys(keys: [key]) }
+        else if let primary = book.aliases[key], book.streets[primary] != nil { m = StreetKeys(keys: [primary], otherName: true) }
+        else { m = StreetKeys(keys: book.corrections(of: key), corrected: true) }
         streetMemo[key] = m
         return m
+    }
+
+    /// The extract's street keys a row's street stands for, and how they were found.
+    private struct StreetKeys {
+        var keys: [String]
+        var corrected = false
+        var otherName = false
     }
 
     /// Candidates kept by the unit: the row's unit when the extract has it; without a unit in

@@ -69,6 +69,28 @@ struct RecipientMatcherTests {
         #expect(m.matchedCSV().split(separator: "\n")[1].contains(",3,94-29 Vanderveer St"))
     }
 
+    /// A road's other name (`names.common`) finds its addresses with the segments, either way:
+    /// a row in Swedish finds an address in Finnish, and an address written in Swedish is
+    /// filed under the Finnish name. Without the segments, neither is found.
+    @Test func aStreetByAnotherOfItsRoadsNames() {
+        let addresses = [Address(id: "m5", point: Coord(0, 0), number: "5", street: "Mannerheimintie"),
+                         Address(id: "m7", point: Coord(0.001, 0), number: "7", street: "Mannerheimvägen")]
+        let road = Segment(id: "r", line: [Coord(0, 0), Coord(0.01, 0)], subtype: "road", segmentClass: "primary",
+                           name: "Mannerheimintie", namesJSON: #"{"primary":"Mannerheimintie","common":{"sv":"Mannerheimvägen"}}"#)
+        func outcome(_ book: AddressBook, _ number: String, _ street: String) -> String {
+            var m = RecipientMatcher(book: book)
+            switch m.match(Recipient(number: number, street: street)) {
+            case let .matched(a, score, how): return "\(book.addresses[a].id) \(how.rawValue) \(score)"
+            case let .review(why, _, _): return why.rawValue
+            }
+        }
+        let roads = AddressBook(addresses, segments: [road]), plain = AddressBook(addresses)
+        #expect(outcome(roads, "5", "Mannerheimvägen") == "m5 street_other_name 1.0")
+        #expect(outcome(roads, "7", "Mannerheimintie") == "m7 exact 1.0")
+        #expect(outcome(plain, "5", "Mannerheimvägen") == "number_not_found")
+        #expect(outcome(plain, "7", "Mannerheimintie") == "number_not_found")
+    }
+
     /// Units, ranges and coordinates on a made-up street: two flats at 5, houses 10 and 12,
     /// and 20 Main Street in two towns.
     @Test func unitsRangesAndCoordinates() {
