@@ -204,24 +204,32 @@ final class LinkWorld {
     static let coverTolerance = 1e-6
 
     /// Tier 1 (an exact planar test on the projected rings; each footprint is tested about
-    /// once, so preparing GEOS geometries would cost more than it saves): the preferred footprint covering the point: main building over outbuilding,
-    /// then the smaller footprint, then the smaller id. An open structure (a roof on posts)
-    /// covers nothing.
+    /// once, so preparing GEOS geometries would cost more than it saves): the preferred
+    /// footprint covering the point: a main building over an outbuilding, then the footprint
+    /// whose centre (`centre`) stands nearest the point, then the smaller footprint, then the
+    /// smaller id. A point given for a building stands in its middle: where two footprints
+    /// overlap (a tower drawn over its podium, a block over the house it holds), the one it
+    /// stands in the middle of. An open structure (a roof on posts) covers nothing.
     func coveringBuilding(_ a: Int) throws -> Int? {
         let p = points[a]
-        var best: Int? = nil
-        var n = 0
-        // The choice does not depend on the order the footprints come in.
+        var covering: [Int] = []
         buildingIndex.forEach(meeting: BBox(around: p, radius: 0)) { b in
             guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { return }
-            n += 1
-            guard let cur = best else { best = b; return }
-            let ko = isOutbuilding(b), co = isOutbuilding(cur)
-            if ko != co { if !ko { best = b }; return }
-            if areas[b] != areas[cur] { if areas[b] < areas[cur] { best = b }; return }
-            if buildingRank(b) < buildingRank(cur) { best = b }
+            covering.append(b)
         }
-        coverCount[a] = n
+        coverCount[a] = covering.count
+        guard covering.count > 1 else { return covering.first }
+        // The choice does not depend on the order the footprints come in.
+        var best = covering[0], bestGap = Planar.length(Planar.sub(try centre(best), p))
+        for b in covering.dropFirst() {
+            let gap = Planar.length(Planar.sub(try centre(b), p))
+            let ko = isOutbuilding(b), co = isOutbuilding(best)
+            let better = ko != co ? !ko
+                : gap != bestGap ? gap < bestGap
+                : areas[b] != areas[best] ? areas[b] < areas[best]
+                : buildingRank(b) < buildingRank(best)
+            if better { best = b; bestGap = gap }
+        }
         return best
     }
 
@@ -282,6 +290,7 @@ final class LinkWorld {
         let p = points[a], r = options.streetSearchMeters
         let near = segmentIndex.query(BBox(around: p, radius: r))
         var named: (anchor: StreetAnchor, distance: Double)? = nil, any: (anchor: StreetAnchor, distance: Double)? = nil
+        var namedPath: (anchor: StreetAnchor, distance: Double)? = nil
         for s in near {
             guard let c = Planar.closestOnLine(p, lines[s]), c.distance <= r else { continue }
             // Ties (a point level with the joint of two segments) go by the segments' drawing,
@@ -291,12 +300,17 @@ final class LinkWorld {
                 return c.distance != cur.distance ? c.distance < cur.distance : Planar.drawnBefore(lines[s], lines[cur.anchor.segment])
             }
             if let key = streetKeys[a], segmentKeys[s] == key {
-                if better(named) { named = (StreetAnchor(point: c.point, segment: s, sub: c.segment, named: true), c.distance) }
+                let anchor = StreetAnchor(point: c.point, segment: s, sub: c.segment, named: true)
+                if frontageRoad[s] {
+                    if better(named) { named = (anchor, c.distance) }
+                } else if better(namedPath) {
+                    namedPath = (anchor, c.distance)
+                }
             } else if frontageRoad[s] {
                 if better(any) { any = (StreetAnchor(point: c.point, segment: s, sub: c.segment, named: false), c.distance) }
             }
         }
-        guard let found = named?.anchor ?? any?.anchor else {
+        guard let found = named?.anchor ?? namedPath?.anchor ?? any?.anchor else {
             anchorState[a] = 1
             return nil
         }

@@ -47,6 +47,23 @@ import Testing
         #expect(first.buildingID == "h1" && first.facing && first.turnDegrees == 0 && abs(first.ray - 3) < 1e-6)
     }
 
+    /// A sidewalk mapped as a footway carrying its street's name is not the street: the rays
+    /// start from the carriageway of that name, 5 m away, not from the sidewalk 1.5 m away. A
+    /// street that is only steps is still the address's own.
+    @Test func theRaysStartFromTheCarriagewayNotItsSidewalk() throws {
+        var s = block()
+        s.road("walk", "LINESTRING(-40 6.5,120 6.5)", name: "Main Street", class: "footway")
+        let e = try #require(try explained(s, ["a1"]).explanations.first)
+        #expect(e.road == "main st" && e.roadIsOwnStreet && abs((e.roadDistance ?? 0) - 5) < 0.01, "\(e.roadDistance ?? -1)")
+        var lane = Scene()
+        lane.road("steps", "LINESTRING(-40 0,120 0)", name: "Stair Lane", class: "steps")
+        lane.road("main", "LINESTRING(-40 -3,120 -3)", name: "Main Street")
+        lane.building("h", "POLYGON((0 8,12 8,12 20,0 20,0 8))")
+        lane.address("a", 6, 5, street: "Stair Lane")
+        let f = try #require(try explained(lane, ["a"]).explanations.first)
+        #expect(f.road == "stair ln" && f.roadIsOwnStreet && abs((f.roadDistance ?? 0) - 5) < 0.01)
+    }
+
     /// The garage pays the outbuilding cost, the house across the street the road's.
     @Test func theGarageAndTheHouseAcrossTheRoadShowTheirCosts() throws {
         let e = try #require(try explained(block(), ["a1"]).explanations.first)

@@ -77,7 +77,7 @@ extension LinkResult {
         #expect(abs(l.distance - 5) < 0.01)
     }
 
-    @Test func overlapsPreferTheMainBuildingThenTheSmallerFootprint() throws {
+    @Test func overlapsPreferTheMainBuildingThenTheNearestCentre() throws {
         var s = Scene()
         s.building("big", "POLYGON((0 0,40 0,40 40,0 40,0 0))")
         s.building("small", "POLYGON((5 5,15 5,15 15,5 15,5 5))")
@@ -88,6 +88,19 @@ extension LinkResult {
         #expect(r.link("a1").buildingID == "small")
         #expect(r.link("a1").confidence == 0.9)   // chosen among several covering footprints
         #expect(r.link("a2").buildingID == "big")
+    }
+
+    /// A tower drawn over its podium: a point in the podium's middle is the podium's, though
+    /// the smaller tower covers it too; a point in the tower's middle is the tower's.
+    @Test func aPointInTheMiddleOfOneOfTwoOverlappingFootprintsIsThatOnes() throws {
+        var s = Scene()
+        s.building("podium", "POLYGON((0 0,40 0,40 20,0 20,0 0))")
+        s.building("tower", "POLYGON((14 6,34 6,34 18,14 18,14 6))")
+        s.address("a1", 20, 10, number: "1")
+        s.address("a2", 24, 12, number: "3")
+        let r = try s.link()
+        #expect(r.link("a1").buildingID == "podium" && r.link("a1").method == .covers)
+        #expect(r.link("a2").buildingID == "tower" && r.link("a2").confidence <= 0.9)
     }
 
     @Test func aCoveredPointGoesToTheHouseOverAFootprintTooSmallForAHome() throws {
