@@ -29,6 +29,15 @@
 #                    villages of detached houses; 2,601 truth rows from addresses tagged on
 #                    buildings
 #   neubrandenburg-nodes  the same extract with address nodes inside one building: 9,729 rows
+#   macau, wuerzburg, barcelona  © OpenStreetMap contributors (ODbL 1.0), Overpass answers of
+#                    2022-04-06 that prettymapp's source distribution 0.0.3 carries as its
+#                    cache (fetched from PyPI, checked by its sha256, written as OSM XML by
+#                    bench/overpass_to_osm.py): the old peninsula of Macau (tiny shophouses
+#                    along lanes and stepped alleys, bilingual street names, numbers such as
+#                    "3-3A"; 3,721 truth rows), Würzburg's old town (1,285) and Barcelona's
+#                    Eixample round Plaça de Tetuan (perimeter blocks, sidewalks mapped as
+#                    footways carrying the street's name; 326). The answers hold no address
+#                    nodes apart from outline corners, so these areas have no -nodes twin.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
@@ -39,10 +48,11 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
 # pair NAME NODES PBF PROFILE: converts PBF once, then makes the area NAME (truth: addresses
-# tagged on buildings) and the area NODES (truth: address nodes inside one building too)
+# tagged on buildings) and the area NODES (truth: address nodes inside one building too; none
+# when NODES is empty)
 pair() {
     todo=
-    for area in "$1" "$2"; do
+    for area in "$1" ${2:+"$2"}; do
         if [ -f "$out/$area/truth.csv" ]; then echo "areas: $out/$area is there" >&2; else todo="$todo $area"; fi
     done
     [ -n "$todo" ] || return 0
@@ -91,3 +101,20 @@ from_archive neubrandenburg neubrandenburg-nodes \
     http://deb.debian.org/debian/pool/main/j/josm/josm_0.0.svn19369+dfsg.orig.tar.gz \
     1f06af63d3b1371da2820debb50a3aae7bbdea90ed7f615de35d60c258e9bbf0 \
     josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2 helsinki-centre
+
+# from_overpass NAME MEMBER: the area NAME from one Overpass answer in prettymapp's sdist
+overpass_sdist=https://files.pythonhosted.org/packages/41/cd/a5aec8f029a1cb1d37d7d62fc74eb926b41a612a1cd8e6ec4317a52b00ad/prettymapp-0.0.3.tar.gz
+from_overpass() {
+    [ -f "$out/$1/truth.csv" ] && { echo "areas: $out/$1 is there" >&2; return 0; }
+    archive="$tmp/$(basename "$overpass_sdist")"
+    if [ ! -f "$archive" ]; then
+        curl -fsSL -o "$archive" "$overpass_sdist"
+        echo "bba2f7674a19319c504b56135e26111d74c6244c46964b0f907db2bd005561e6  $archive" | sha256sum -c --quiet
+    fi
+    tar -xf "$archive" -C "$tmp" "prettymapp-0.0.3/cache/$2.json"
+    python3 "$root/bench/overpass_to_osm.py" "$tmp/prettymapp-0.0.3/cache/$2.json" "$tmp/$1.osm"
+    pair "$1" "" "$tmp/$1.osm" helsinki-centre
+}
+from_overpass macau 12897d088ba9d8ab618df20b1137c6d05e9e3a31
+from_overpass wuerzburg c38127c8fa18caa5c518daa3607a31ad7c3238f4
+from_overpass barcelona 90a1f2a1863ec58d2f3bff92a02b7d528a0cc92d
