@@ -64,6 +64,8 @@ final class LinkWorld {
 
     let streetKeys: [String?]
     var coverCount: [Int]
+    /// The footprints covering the point `coveringBuilding` tests, kept between calls.
+    private var covering: [Int] = []
     var assigned: [Int?]
 
     let lines: [[Coord]]
@@ -212,7 +214,7 @@ final class LinkWorld {
     /// stands in the middle of. An open structure (a roof on posts) covers nothing.
     func coveringBuilding(_ a: Int) throws -> Int? {
         let p = points[a]
-        var covering: [Int] = []
+        covering.removeAll(keepingCapacity: true)
         buildingIndex.forEach(meeting: BBox(around: p, radius: 0)) { b in
             guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { return }
             covering.append(b)
