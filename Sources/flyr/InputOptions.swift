@@ -40,7 +40,7 @@ private func inputLoadOptions(bbox: String?) -> LoadOptions {
 
 /// The input files and --bbox of a command, checked before it runs: at most one input read
 /// from stdin, and a box that parses.
-private func validateInputs(_ paths: [String], bbox: String?) throws {
+func validateInputs(_ paths: [String], bbox: String?) throws {
     if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
     if let bbox { do { _ = try BBox(parsing: bbox) } catch { throw ValidationError(error.description) } }
 }

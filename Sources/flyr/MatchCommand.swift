@@ -63,7 +63,7 @@ struct MatchCommand: ParsableCommand {
     func validate() throws {
         if list.recipients == nil { throw ValidationError("missing --recipients list.csv") }
         if input.addresses.isEmpty { throw ValidationError("missing --addresses FILE") }
-        if (input.addresses + segments).filter({ $0 == "-" }).count > 1 { throw ValidationError("only one input may be '-' (stdin)") }
+        try validateInputs(input.addresses + segments, bbox: input.bbox)
         if json, output == "-" { throw ValidationError("--json prints the summary on stdout; write the matched rows with -o matched.csv") }
     }
 
