@@ -38,6 +38,11 @@
 #                    Eixample round Plaça de Tetuan (perimeter blocks, sidewalks mapped as
 #                    footways carrying the street's name; 326). The answers hold no address
 #                    nodes apart from outline corners, so these areas have no -nodes twin.
+#   berlin           Berlin Mitte and Kreuzberg, © OpenStreetMap contributors (ODbL 1.0), the
+#                    Overpass extract of 2018-07-11 that sumo's Debian source package carries as
+#                    a test file (fetched from Debian's archive and checked by its sha256):
+#                    perimeter blocks; 138 truth rows from addresses tagged on buildings
+#   berlin-nodes     the same extract with address nodes inside one building: 1,458 rows
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$root/../shared/data/tools
@@ -101,6 +106,10 @@ from_archive neubrandenburg neubrandenburg-nodes \
     http://deb.debian.org/debian/pool/main/j/josm/josm_0.0.svn19369+dfsg.orig.tar.gz \
     1f06af63d3b1371da2820debb50a3aae7bbdea90ed7f615de35d60c258e9bbf0 \
     josm-0.0.svn19369/nodist/data/neubrandenburg.osm.bz2 helsinki-centre
+from_archive berlin berlin-nodes \
+    http://deb.debian.org/debian/pool/main/s/sumo/sumo_1.18.0+dfsg.orig.tar.xz \
+    cdf9d4a4325291c036f4ff3a57f67d16ae78f4da5b200c96b397732dcd533758 \
+    sumo-1_18_0/tests/tools/import/OSM/osm_bbox.osm.xml helsinki-centre
 
 # from_overpass NAME MEMBER: the area NAME from one Overpass answer in prettymapp's sdist
 overpass_sdist=https://files.pythonhosted.org/packages/41/cd/a5aec8f029a1cb1d37d7d62fc74eb926b41a612a1cd8e6ec4317a52b00ad/prettymapp-0.0.3.tar.gz
