@@ -70,6 +70,11 @@ public struct LinkWeights: Sendable, Equatable {
     public var endReach = 10.0
     /// Cost per metre a footprint stands beyond that end, along the street's continuation.
     public var beyondEndCost = 0.1
+    /// A front yard's depth: a point in a pile at a street end that stands within it of a
+    /// footprint stands at a house, and keeps the road between itself and a house past the end;
+    /// one farther from every footprint is lost in the pile, and a footprint past the end is
+    /// reached along the continuation where the pile stands on both sides of a road (`StreetEnd`).
+    public var frontYard = 10.0
     /// How far off its road's line a point on the line is read, on the side its numbers stand
     /// on (`LinkWorld.placeLinePoints`); 0 leaves it on the line, with no side. Not a cost: it
     /// only needs to pass `LinkWorld.onLine` and stay small beside every distance scored.
@@ -111,7 +116,8 @@ public struct LinkWeights: Sendable, Equatable {
         ("recessCost", \.recessCost, false),
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
-        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false), ("lineStep", \.lineStep, false),
+        ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false), ("frontYard", \.frontYard, false),
+        ("lineStep", \.lineStep, false),
         ("sideRadius", \.sideRadius, false),
     ]
 

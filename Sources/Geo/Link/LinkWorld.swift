@@ -76,6 +76,8 @@ final class LinkWorld {
     var openEnds: [Int: Bool] = [:]
     /// Whether the numbers at each street end met so far are piled there (`StreetEnd`).
     var piledEnds: [Int: Bool] = [:]
+    /// The piled street ends whose points stand on both sides of a road there (`StreetEnd`).
+    var straddledEnds: Set<Int> = []
     let frontageRoad: [Bool]
     /// The roads `crossesRoad` reads as between a point and a house (`separatesHouses`).
     let separatingRoad: [Bool]

@@ -7,6 +7,10 @@
 /// the end costs its distance from that continuation plus `beyondEndCost` per metre along it,
 /// so the occupancy costs spread the piled numbers over the houses there, and the face
 /// alignment (which places footprints along the continuation too) puts them in number order.
+/// Where the pile stands on both sides of a road at the end (the cross street the line ends
+/// on), a geocoder's slide has put some of its points across that road from the houses past
+/// the end: for a point farther than `LinkWeights.frontYard` from every footprint, a road
+/// counts between the continuation and such a house, not between the point and it.
 struct StreetEnd {
     /// Which end: 2·chain, plus 1 for the chain's last point.
     var key: Int
@@ -44,14 +48,16 @@ extension LinkWorld {
     /// True when the numbers at this street end are piled: at least three house numbers of the
     /// street have their points at it, twice as many as the footprints nearest those points.
     /// Points placed at their own houses stand each by its own footprint; a pile of numbers by
-    /// one or two footprints is what a geocoder leaves where the line it follows stops.
+    /// one or two footprints is what a geocoder leaves where the line it follows stops. A pile
+    /// whose points a road separates is noted in `straddledEnds`.
     func isPiled(_ end: StreetEnd, street: String?) throws -> Bool {
         if let known = piledEnds[end.key] { return known }
         let r = options.searchMeters, e = end.origin
-        var numbers = Set<String>(), nearest = Set<Int>()
+        var numbers = Set<String>(), nearest = Set<Int>(), at: [Coord] = []
         for j in addressIndex.query(BBox(around: e, radius: r))
         where streetKeys[j] == street && attrs.numbers[aIdx[j]] != nil && streetEnd(j)?.key == end.key {
             numbers.insert(houseKey(j))
+            at.append(points[j])
             let best = footprints(near: points[j], within: r).min {
                 $0.distance != $1.distance ? $0.distance < $1.distance : buildingRank($0.building) < buildingRank($1.building)
             }
@@ -59,7 +65,19 @@ extension LinkWorld {
         }
         let piled = numbers.count >= 3 && numbers.count >= 2 * nearest.count
         piledEnds[end.key] = piled
+        if piled, try straddles(at) { straddledEnds.insert(end.key) }
         return piled
+    }
+
+    /// True when a road separates two of these points (any two, so the answer does not depend on
+    /// their order).
+    private func straddles(_ at: [Coord]) throws -> Bool {
+        for i in at.indices {
+            for j in at.indices where j > i {
+                if try crossesRoad(at[i], at[j]) { return true }
+            }
+        }
+        return false
     }
 
     /// The stretch of line that gives a street end its direction (metres).
@@ -90,13 +108,18 @@ extension LinkWorld {
         var out = near
         var at: [Int: Int] = [:]
         for (k, c) in near.enumerated() { at[c.building] = k }
+        let lost = straddledEnds.contains(end.key) && near.allSatisfy { $0.distance > w.frontYard }
         let corridor = BBox(minX: min(o.x, far.x) - r, minY: min(o.y, far.y) - r, maxX: max(o.x, far.x) + r, maxY: max(o.y, far.y) + r)
         for b in buildingIndex.query(corridor) {
             guard let lateral = Planar.distance(rings: rings(b), ringsBox: buildingBoxes[b], line: on, maxDistance: r) else { continue }
-            var cost = lateral + w.beyondEndCost * max(0, Planar.dot(Planar.sub(try centre(b), end.origin), end.dir))
-            cost += outbuildingCost(b)
+            let along = Planar.dot(Planar.sub(try centre(b), end.origin), end.dir)
+            var cost = lateral + w.beyondEndCost * max(0, along) + outbuildingCost(b)
             if let k = at[b], out[k].cost <= cost { continue }
-            if try crossesRoad(p, Planar.closestPoint(on: rings(b), to: p)) { cost += w.acrossRoadPenalty }
+            // Where the pile stands on both sides of a road at the end (a cross street), a footprint
+            // past the end is reached along the continuation: a road counts between it and the
+            // continuation, not between it and the point.
+            let from = along > 0 && lost ? Coord(o.x + end.dir.x * along, o.y + end.dir.y * along) : p
+            if try crossesRoad(from, Planar.closestPoint(on: rings(b), to: from)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
                 if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0 }
             } else {

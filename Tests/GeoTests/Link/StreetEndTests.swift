@@ -14,16 +14,22 @@ import Testing
         s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
         if continued { s.road("main2", "LINESTRING(0 0,150 0)", name: "Main Street") }
         if fork { s.road("main3", "LINESTRING(0 0,0 -150)", name: "Main Street") }
-        for (n, x) in [("2", -45.0), ("4", -30.0)] {
+        Self.houses(&s, before: [-45, -30], pastFrom: 5, pileX: [-4, -2, 0, -1, -3], pileY: 7)
+        return s
+    }
+
+    /// Numbers 2 and 4 in houses from x = `before` with their points in front of them; the
+    /// numbers `beyond` in houses 15 m apart from x = `pastFrom`, their points piled at `pileX`, `pileY`.
+    static func houses(_ s: inout Scene, before: [Double], pastFrom: Double, pileX: [Double], pileY: Double) {
+        for (n, x) in zip(["2", "4"], before) {
             s.building("h\(n)", "POLYGON((\(x) 8,\(x + 10) 8,\(x + 10) 20,\(x) 20,\(x) 8))")
             s.address("a\(n)", x + 5, 6, number: n)
         }
-        for (i, n) in Self.beyond.enumerated() {
-            let x = 5 + 15 * Double(i)
+        for (i, n) in beyond.enumerated() {
+            let x = pastFrom + 15 * Double(i)
             s.building("h\(n)", "POLYGON((\(x) 8,\(x + 10) 8,\(x + 10) 20,\(x) 20,\(x) 8))")
-            s.address("a\(n)", [-4, -2, 0, -1, -3][i], 7, number: n)
+            s.address("a\(n)", pileX[i], pileY, number: n)
         }
-        return s
     }
 
     func linkedBeyond(_ s: Scene, endReach: Double = LinkWeights().endReach) throws -> [String] {
@@ -87,6 +93,30 @@ import Testing
         let ex = try s.link(o).explanations
         let aligned = Dictionary(uniqueKeysWithValues: ex.map { ($0.addressID, $0.aligned ?? "-") })
         #expect(Self.beyond.map { aligned["a\($0)"] } == Self.beyond.map { "h\($0)" })
+    }
+
+    /// The street ends on a cross street and its numbers past the end pile on both sides of the
+    /// cross street's line, each more than a front yard from any footprint; a house stands before
+    /// the end (after numbers 2 and 4) on the far side of the cross street from the houses past it. A road is counted
+    /// between the continuation and a house past the end, not between a point and that house:
+    /// the numbers whose points stand on the near side go on past the end with the others, in
+    /// order, not to the house before it (`frontYard`: each point read as standing at a house).
+    func straddled(frontYard: Double = LinkWeights().frontYard) throws -> [String] {
+        var s = Scene()
+        s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        s.road("cross", "LINESTRING(0 -100,0 100)", name: "Cross Street")
+        s.building("before", "POLYGON((-30 14,-18 14,-18 26,-30 26,-30 14))")
+        Self.houses(&s, before: [-65, -50], pastFrom: 20, pileX: [-3, 2, -2, 3, 1], pileY: 3)
+        let result = try s.link(\.frontYard, frontYard)
+        return Self.beyond.map { result.link("a\($0)").buildingID ?? "-" }
+    }
+
+    @Test func aPileOnBothSidesOfTheCrossStreetGoesOnPastTheEnd() throws {
+        let got = try straddled()
+        #expect(got == Self.beyond.map { "h\($0)" })
+        // Points read as standing at their houses keep the road between them and the houses past
+        // the end: number 6, across the cross street from them, takes the house before the end.
+        #expect(try straddled(frontYard: 30).first == "before")
     }
 
     @Test func aStreetThatGoesOnHasNoEndThere() throws {
