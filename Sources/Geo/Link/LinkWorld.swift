@@ -36,6 +36,7 @@ final class LinkWorld {
     private(set) var offLine: [Int: OffLine] = [:]
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
+    private var labelCache: [Int: Coord] = [:]
 
     /// A point on the footprint's surface: its centroid when that lies inside.
     func centre(_ b: Int) throws -> Coord {
@@ -44,6 +45,18 @@ final class LinkWorld {
         let c = try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord()
         centreCache[b] = c
         return c
+    }
+
+    /// How far point `p` stands from the middle of footprint `b`, in metres: the nearer of its
+    /// `centre` and its label point (GEOS point on surface, what GIS tools derive a building's
+    /// point from). A point given for a building stands at one of them.
+    func middleGap(_ b: Int, _ p: Coord) throws -> Double {
+        let label: Coord
+        if let c = labelCache[b] { label = c } else {
+            label = try geometry(b).pointOnSurface().pointCoord()
+            labelCache[b] = label
+        }
+        return min(Planar.length(Planar.sub(try centre(b), p)), Planar.length(Planar.sub(label, p)))
     }
 
     /// Building `b`'s footprint as a GEOS geometry.
@@ -210,7 +223,7 @@ final class LinkWorld {
     /// Tier 1 (an exact planar test on the projected rings; each footprint is tested about
     /// once, so preparing GEOS geometries would cost more than it saves): the preferred
     /// footprint covering the point: a main building over an outbuilding, then the footprint
-    /// whose centre (`centre`) stands nearest the point, then the smaller footprint, then the
+    /// whose middle (`middleGap`) stands nearest the point, then the smaller footprint, then the
     /// smaller id. A point given for a building stands in its middle: where two footprints
     /// overlap (a tower drawn over its podium, a block over the house it holds), the one it
     /// stands in the middle of. An open structure (a roof on posts) covers nothing.
@@ -224,9 +237,9 @@ final class LinkWorld {
         coverCount[a] = covering.count
         guard covering.count > 1 else { return covering.first }
         // The choice does not depend on the order the footprints come in.
-        var best = covering[0], bestGap = Planar.length(Planar.sub(try centre(best), p))
+        var best = covering[0], bestGap = try middleGap(best, p)
         for b in covering.dropFirst() {
-            let gap = Planar.length(Planar.sub(try centre(b), p))
+            let gap = try middleGap(b, p)
             let ko = isOutbuilding(b), co = isOutbuilding(best)
             let better = ko != co ? !ko
                 : gap != bestGap ? gap < bestGap

@@ -103,6 +103,19 @@ extension LinkResult {
         #expect(r.link("a2").buildingID == "tower" && r.link("a2").confidence <= 0.9)
     }
 
+    /// A point at a footprint's label point (GEOS point on surface: on a triangle, not its
+    /// centroid) is that footprint's, though another covering it has its centre nearer.
+    @Test func aPointAtOneFootprintsLabelPointIsThatOnes() throws {
+        var s = Scene()
+        s.building("wedge", "POLYGON((0 0,30 0,0 30,0 0))")   // centroid (10, 10), label point (7.5, 15)
+        s.building("block", "POLYGON((4.5 9,16.5 9,16.5 21,4.5 21,4.5 9))")   // centre (10.5, 15)
+        s.address("a1", 7.5, 15)
+        s.address("a2", 10.5, 14)
+        let r = try s.link()
+        #expect(r.link("a1").buildingID == "wedge" && r.link("a1").method == .covers)
+        #expect(r.link("a2").buildingID == "block")
+    }
+
     @Test func aCoveredPointGoesToTheHouseOverAFootprintTooSmallForAHome() throws {
         var s = Scene()
         s.building("house", "POLYGON((0 0,8 0,8 10,0 10,0 0))")
