@@ -38,25 +38,27 @@ final class LinkWorld {
     private var centreCache: [Int: Coord] = [:]
     private var labelCache: [Int: Coord] = [:]
 
-    /// A point on the footprint's surface: its centroid when that lies inside.
+    /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
         if let c = centreCache[b] { return c }
         let g = try geometry(b), cg = try g.centroid()
-        let c = try g.covers(cg) ? cg.pointCoord() : g.pointOnSurface().pointCoord()
+        let c = try g.covers(cg) ? cg.pointCoord() : label(b)
         centreCache[b] = c
         return c
     }
 
+    /// The footprint's label point: GEOS point on surface, where GIS tools put a building's point.
+    func label(_ b: Int) throws -> Coord {
+        if let c = labelCache[b] { return c }
+        let c = try geometry(b).pointOnSurface().pointCoord()
+        labelCache[b] = c
+        return c
+    }
+
     /// How far point `p` stands from the middle of footprint `b`, in metres: the nearer of its
-    /// `centre` and its label point (GEOS point on surface, what GIS tools derive a building's
-    /// point from). A point given for a building stands at one of them.
+    /// `centre` and its `label`. A point given for a building stands at one of them.
     func middleGap(_ b: Int, _ p: Coord) throws -> Double {
-        let label: Coord
-        if let c = labelCache[b] { label = c } else {
-            label = try geometry(b).pointOnSurface().pointCoord()
-            labelCache[b] = label
-        }
-        return min(Planar.length(Planar.sub(try centre(b), p)), Planar.length(Planar.sub(label, p)))
+        min(Planar.length(Planar.sub(try centre(b), p)), Planar.length(Planar.sub(try label(b), p)))
     }
 
     /// Building `b`'s footprint as a GEOS geometry.

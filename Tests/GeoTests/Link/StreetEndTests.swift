@@ -97,10 +97,11 @@ import Testing
 
     /// The street ends on a cross street and its numbers past the end pile on both sides of the
     /// cross street's line, each more than a front yard from any footprint; a house stands before
-    /// the end (after numbers 2 and 4) on the far side of the cross street from the houses past it. A road is counted
-    /// between the continuation and a house past the end, not between a point and that house:
-    /// the numbers whose points stand on the near side go on past the end with the others, in
-    /// order, not to the house before it (`frontYard`: each point read as standing at a house).
+    /// the end (after numbers 2 and 4), on the far side of the cross street from the houses past
+    /// it. A road is counted between the continuation and a house past the end, not between a
+    /// point and that house: the numbers whose points stand on the near side go on past the end
+    /// with the others, in order, not to the house before it (`frontYard`: each point read as
+    /// standing at a house).
     func straddled(frontYard: Double = LinkWeights().frontYard) throws -> [String] {
         var s = Scene()
         s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
@@ -112,8 +113,7 @@ import Testing
     }
 
     @Test func aPileOnBothSidesOfTheCrossStreetGoesOnPastTheEnd() throws {
-        let got = try straddled()
-        #expect(got == Self.beyond.map { "h\($0)" })
+        #expect(try straddled() == Self.beyond.map { "h\($0)" })
         // Points read as standing at their houses keep the road between them and the houses past
         // the end: number 6, across the cross street from them, takes the house before the end.
         #expect(try straddled(frontYard: 30).first == "before")
