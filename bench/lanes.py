@@ -10,35 +10,31 @@ lane holding at least three numbers of one street, whether the numbers grow or f
 (Kendall's tau between number and distance from the street, pairs at least 5 m apart in depth).
 
 Usage: bench/lanes.py [--derived] [--data DIR]...   (needs shapely and pyproj)"""
-import argparse, collections, csv, json, os, re, sys, tempfile, warnings
+import argparse, collections, csv, os, sys, tempfile, warnings
+
+from pyproj import Transformer
+from shapely import STRtree
+from shapely.geometry import shape
+from shapely.ops import transform
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy  # noqa: E402
 from bench import table  # noqa: E402
+from placements import DRIVABLE, block_style, features, number  # noqa: E402
 
 LANE_GAP = 15.0  # metres: a house this near its own street's line fronts that street
-FRONTS = {"trunk", "primary", "secondary", "tertiary", "residential", "living_street", "unclassified", "service", "pedestrian",
-          "track", "unknown"}
-
-
-def features(path):
-    with open(path, encoding="utf-8") as f:
-        if path.endswith("seq"):
-            return [json.loads(line) for line in f if line.strip()]
-        return json.load(f)["features"]
+FRONTS = DRIVABLE - {"motorway"}  # the roads a house can front
 
 
 def lane_houses(case):
-    """{address id: (is a lane house, the lane's id, depth from the street, number)} for the
-    case's truth rows whose street has a line within 150 m."""
-    from pyproj import Transformer
-    from shapely import STRtree
-    from shapely.geometry import shape
-    from shapely.ops import transform
+    """{address id: (is a lane house, the lane's id, depth from the street, number, truth
+    building)} for the case's truth rows whose street has a line within 150 m."""
     _, _, b_path, a_path, s_path, truth_path = case
     truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(truth_path, encoding="utf-8"))}
-    props = {f["id"]: f["properties"] for f in features(a_path)}
-    first = next(f for f in features(a_path) if f["id"] in truth)["geometry"]["coordinates"]
+    addresses = features(a_path)
+    props = {f["id"]: f["properties"] for f in addresses}
+    blocks = block_style(p.get("number") for p in props.values())
+    first = next(f for f in addresses if f["id"] in truth)["geometry"]["coordinates"]
     to_m = Transformer.from_crs(4326, f"+proj=tmerc +lon_0={first[0]} +lat_0={first[1]}", always_xy=True).transform
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -56,9 +52,8 @@ def lane_houses(case):
         if not street or own is None:
             continue
         lane = min(((r[0].distance(house), r[2]) for r in near if r[1] == ""), default=None)
-        number = re.match(r"\d+", props[a].get("number") or "")
         is_lane = lane is not None and lane[0] < own and own > LANE_GAP
-        out[a] = (is_lane, (street, lane[1]) if is_lane else None, own, int(number.group()) if number else None)
+        out[a] = (is_lane, (street, lane[1]) if is_lane else None, own, number(props[a].get("number"), blocks), b)
     return out
 
 
@@ -67,10 +62,9 @@ def split(case, houses, tmp):
     out = os.path.join(tmp, "links.csv")
     accuracy.link(case, [], out)
     links = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(out, encoding="utf-8"))}
-    truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(case[5], encoding="utf-8"))}
     n = collections.Counter()
-    for a, (is_lane, *_) in houses.items():
-        n[is_lane, links.get(a) == truth[a]] += 1
+    for a, (is_lane, *_, truth) in houses.items():
+        n[is_lane, links.get(a) == truth] += 1
     return n[True, True] + n[True, False], n[True, True], n[False, True] + n[False, False], n[False, True]
 
 
@@ -78,9 +72,9 @@ def directions(houses):
     """(grow, fall, no order): the lanes of at least three numbers of one street, by the sign of
     Kendall's tau between number and depth."""
     lanes = collections.defaultdict(list)
-    for is_lane, lane, depth, number in houses.values():
-        if is_lane and number is not None:
-            lanes[lane].append((depth, number))
+    for is_lane, lane, depth, n, _ in houses.values():
+        if is_lane and n is not None:
+            lanes[lane].append((depth, n))
     grow = fall = flat = 0
     for v in lanes.values():
         if len({n for _, n in v}) < 3:
