@@ -23,12 +23,13 @@ from bench import table  # noqa: E402
 from placements import DRIVABLE, block_style, features, number  # noqa: E402
 
 LANE_GAP = 15.0  # metres: a house this near its own street's line fronts that street
+STREET_SEARCH = 150.0  # metres: how far the linker looks for the line of an address's street
 FRONTS = DRIVABLE - {"motorway"}  # the roads a house can front
 
 
 def lane_houses(case):
     """{address id: (is a lane house, the lane's id, depth from the street, number, truth
-    building)} for the case's truth rows whose street has a line within 150 m."""
+    building)} for the case's truth rows whose street has a line within STREET_SEARCH."""
     _, _, b_path, a_path, s_path, truth_path = case
     truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(truth_path, encoding="utf-8"))}
     addresses = features(a_path)
@@ -47,7 +48,7 @@ def lane_houses(case):
     out = {}
     for a, b in truth.items():
         street, house = props[a].get("street") or "", houses[b]
-        near = [roads[i] for i in index.query(house, predicate="dwithin", distance=150)]
+        near = [roads[i] for i in index.query(house, predicate="dwithin", distance=STREET_SEARCH)]
         own = min((r[0].distance(house) for r in near if r[1] == street), default=None)
         if not street or own is None:
             continue
@@ -95,22 +96,19 @@ def main():
     cases = [c for d in folders for c in accuracy.cases(os.path.abspath(d))]
     if args.derived:
         cases += [c for d in folders for c in accuracy.derived_cases(os.path.abspath(d))]
-    tmp = tempfile.mkdtemp(prefix="flyr-lanes-")
     share = lambda right, rows: f"{100 * right / rows:.1f} %" if rows else "-"  # noqa: E731
     rows, dirs = [], []
-    for c in cases:
-        houses = lane_houses(c)
-        lane, lane_right, other, other_right = split(c, houses, tmp)
-        rows.append([c[0], c[1], lane, share(lane_right, lane), other, share(other_right, other)])
-        if c[1] == "as given":
-            dirs.append([c[0], *directions(houses)])
-    table("Lane houses (nearer an unnamed road than their own street, over 15 m from it): share flyr links right",
+    with tempfile.TemporaryDirectory(prefix="flyr-lanes-") as tmp:
+        for c in cases:
+            houses = lane_houses(c)
+            lane, lane_right, other, other_right = split(c, houses, tmp)
+            rows.append([c[0], c[1], lane, share(lane_right, lane), other, share(other_right, other)])
+            if c[1] == "as given":
+                dirs.append([c[0], *directions(houses)])
+    table(f"Lane houses (nearer an unnamed road than their own street, over {LANE_GAP:g} m from it): share flyr links right",
           ["area", "placement", "lane houses", "right", "other rows", "right"], rows)
     table("Lanes holding at least three numbers of one street: do the numbers grow going in?",
           ["area", "grow going in", "fall going in", "no order"], dirs)
-    for f in os.listdir(tmp):
-        os.remove(os.path.join(tmp, f))
-    os.rmdir(tmp)
 
 
 if __name__ == "__main__":
