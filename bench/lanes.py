@@ -7,7 +7,11 @@ lane, a living street or a driveway off the street). For each area with a truth 
 placement (`--derived`: the placements bench/placements.py derives too), it prints the share of
 lane houses and of the other truth rows that flyr links to their truth building; then, for each
 lane holding at least three numbers of one street, whether the numbers grow or fall going in
-(Kendall's tau between number and distance from the street, pairs at least 5 m apart in depth).
+(Kendall's tau between number and distance from the street, pairs at least 5 m apart in depth);
+last, each cell's misses by kind (KINDS), the first that holds: linked by COVERS to another
+footprint; a lane house; a house standing deeper than LANE_GAP from its street's line; an
+address whose street has no line within STREET_SEARCH of its house (or no street); a house
+holding several truth numbers; else a house at the front of its street.
 
 Usage: bench/lanes.py [--derived] [--data DIR]...   (needs shapely and pyproj)"""
 import argparse, collections, csv, os, sys, tempfile, warnings
@@ -58,15 +62,29 @@ def lane_houses(case):
     return out
 
 
+KINDS = ("covered", "lane house", "deep", "street not found", "several numbers", "front")
+
+
 def split(case, houses, tmp):
-    """(lane rows, lane right, other rows, other right) of flyr's links of the case."""
+    """(lane rows, lane right, other rows, other right) of flyr's links of the case, and its
+    misses counted by kind (KINDS)."""
     out = os.path.join(tmp, "links.csv")
     accuracy.link(case, [], out)
-    links = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(out, encoding="utf-8"))}
+    links = {r["address_id"]: r for r in csv.DictReader(open(out, encoding="utf-8"))}
     n = collections.Counter()
     for a, (is_lane, *_, truth) in houses.items():
-        n[is_lane, links.get(a) == truth] += 1
-    return n[True, True] + n[True, False], n[True, True], n[False, True] + n[False, False], n[False, True]
+        n[is_lane, links[a]["building_id"] == truth] += 1
+    truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(case[5], encoding="utf-8"))}
+    held = collections.Counter(truth.values())
+    misses = collections.Counter()
+    for a, b in truth.items():
+        if links[a]["building_id"] == b:
+            continue
+        house = houses.get(a)
+        misses["covered" if links[a]["method"] == "COVERS" else "street not found" if house is None
+               else "lane house" if house[0] else "deep" if house[2] > LANE_GAP else "several numbers" if held[b] > 1
+               else "front"] += 1
+    return (n[True, True] + n[True, False], n[True, True], n[False, True] + n[False, False], n[False, True]), misses
 
 
 def directions(houses):
@@ -97,18 +115,20 @@ def main():
     if args.derived:
         cases += [c for d in folders for c in accuracy.derived_cases(os.path.abspath(d))]
     share = lambda right, rows: f"{100 * right / rows:.1f} %" if rows else "-"  # noqa: E731
-    rows, dirs = [], []
+    rows, dirs, kinds = [], [], []
     with tempfile.TemporaryDirectory(prefix="flyr-lanes-") as tmp:
         for c in cases:
             houses = lane_houses(c)
-            lane, lane_right, other, other_right = split(c, houses, tmp)
+            (lane, lane_right, other, other_right), misses = split(c, houses, tmp)
             rows.append([c[0], c[1], lane, share(lane_right, lane), other, share(other_right, other)])
+            kinds.append([c[0], c[1], sum(misses.values()), *(misses[k] for k in KINDS)])
             if c[1] == "as given":
                 dirs.append([c[0], *directions(houses)])
     table(f"Lane houses (nearer an unnamed road than their own street, over {LANE_GAP:g} m from it): share flyr links right",
           ["area", "placement", "lane houses", "right", "other rows", "right"], rows)
     table("Lanes holding at least three numbers of one street: do the numbers grow going in?",
           ["area", "grow going in", "fall going in", "no order"], dirs)
+    table("Misses by kind (the first that holds, in this order)", ["area", "placement", "misses", *KINDS], kinds)
 
 
 if __name__ == "__main__":
