@@ -17,9 +17,10 @@ public struct LinkExplanation: Sendable, Equatable {
         public var outbuilding: Double
         public var acrossRoad: Double
         /// The score the candidate had after step 2: the sum of the terms above, or, for a
-        /// footprint past a piled street end, its cost from the street's continuation.
+        /// footprint scored along a line (`pastStreetEnd`), its cost from that line.
         public var score: Double
-        /// Scored from the street's continuation past its end (`StreetEnd`), not by the terms.
+        /// Scored along a line, not by the terms: the street's continuation past its end, or the
+        /// line back from the road a point of a street with no line stands by (`StreetEnd`).
         public var pastStreetEnd: Bool
         /// `orderPenalty` when the block face aligned the address to another footprint.
         public var order: Double

@@ -350,11 +350,13 @@ final class LinkWorld {
     }
 
     /// Candidates within the search radius, scored, and at a piled street end those along the
-    /// street's continuation too (`StreetEnd`); the best first.
+    /// street's continuation too (`StreetEnd`), or for a point of a street with no line, standing
+    /// at no house, those along the line back from the road it stands by (`lostStreet`); the best first.
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
         let near = try scoreNear(a)
-        guard let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
-        return try beyond(a, end, near)
+        if let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) { return try beyond(a, end, near) }
+        if let line = lostStreet(a, near: near) { return try beyond(a, line, near) }
+        return near
     }
 
     /// How far `scoreNear` reads footprints at once (metres): past the best candidate plus

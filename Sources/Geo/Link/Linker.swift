@@ -381,7 +381,8 @@ struct Candidate {
     var distance: Double
     var cost: Double
     var directional: Bool
-    /// Scored from the street's continuation past a piled end (`StreetEnd.beyond`).
+    /// Scored along a line (`LinkWorld.beyond`): a street's continuation past a piled end, or the
+    /// line back from the road a point of a street with no line stands by.
     var pastEnd = false
     /// How far the spot of the footprint nearest the point stands back from the footprint's
     /// front, its corner nearest the street (metres away from the street): 0 without a street, or

@@ -11,10 +11,17 @@
 /// on), a geocoder's slide has put some of its points across that road from the houses past
 /// the end: for a point farther than `LinkWeights.frontYard` from every footprint, a road
 /// counts between the continuation and such a house, not between the point and it.
+/// A street with no line at all within the street search (one the extract lacks) is read alike:
+/// a geocoder falling back to the nearest road puts each number on that road, before wherever
+/// its house stands behind it, so a point farther than `LinkWeights.frontYard` from every
+/// footprint (it stands at no house) is read as standing anywhere along the straight line from
+/// that road through the point (`lostStreet`).
 struct StreetEnd {
-    /// Which end: 2·chain, plus 1 for the chain's last point.
+    /// Which end: 2·chain, plus 1 for the chain's last point; below 0 for the line back from the
+    /// road a point of a street with no line stands by (−1 − the address).
     var key: Int
-    /// The end of the street's line, and the unit direction the street runs on in.
+    /// The end of the street's line, and the unit direction the street runs on in (for a street
+    /// with no line, the point's foot on the road it stands by, and the way from there to the point).
     var origin: Coord
     var dir: Coord
 }
@@ -43,6 +50,19 @@ extension LinkWorld {
             found = (gap, StreetEnd(key: 2 * s + (last ? 1 : 0), origin: end, dir: Coord(v.x / len, v.y / len)))
         }
         return found?.end
+    }
+
+    /// The line back from the road the point stands by, for an address whose street has no line
+    /// within the street search and whose point stands farther than `frontYard` from every
+    /// footprint of `near` (its scored candidates, the nearest among them); nil otherwise, on the
+    /// road's line, or with `endReach` 0 (the reading of a street's end off too).
+    func lostStreet(_ a: Int, near: [Candidate]) -> StreetEnd? {
+        let w = options.weights
+        guard w.endReach > 0, streetKeys[a] != nil, let anchor = streetAnchor(a), !anchor.named,
+              near.allSatisfy({ $0.distance > w.frontYard }) else { return nil }
+        let v = Planar.sub(points[a], anchor.point), len = Planar.length(v)
+        guard len > LinkWorld.onLine else { return nil }
+        return StreetEnd(key: -1 - a, origin: anchor.point, dir: Coord(v.x / len, v.y / len))
     }
 
     /// True when the numbers at this street end are piled: at least three house numbers of the
@@ -98,9 +118,9 @@ extension LinkWorld {
         return open
     }
 
-    /// The candidates of an address at a piled street end (see `StreetEnd`), the best first:
-    /// `near` (scored from the point), with the footprints along the street's continuation over
-    /// the street search radius at their cost from it when that is lower.
+    /// The candidates of an address at a piled street end, or of a point of a street with no line
+    /// (see `StreetEnd`), the best first: `near` (scored from the point), with the footprints along
+    /// the line from `end` over the street search radius at their cost from it when that is lower.
     func beyond(_ a: Int, _ end: StreetEnd, _ near: [Candidate]) throws -> [Candidate] {
         let w = options.weights, p = points[a], r = options.searchMeters
         let far = Coord(end.origin.x + end.dir.x * options.streetSearchMeters, end.origin.y + end.dir.y * options.streetSearchMeters)

@@ -148,3 +148,41 @@ import Testing
         #expect(try linked(endReach: LinkWeights().endReach) == linked(endReach: 0))
     }
 }
+
+/// Maple Street is missing from the extract: its five houses stand 40 m back from Dunkirk
+/// Street, behind a row of Dunkirk Street's own houses, and a geocoder falling back to the
+/// nearest road has put each Maple number on Dunkirk Street, 7 m off its line, before its house
+/// (slid a few metres along the road), 13 m from every footprint.
+@Suite struct StreetWithNoLineTests {
+    static let maple = ["2", "4", "6", "8", "10"]
+
+    func scene(mapleY: Double = 7) -> Scene {
+        var s = Scene()
+        s.road("dunkirk", "LINESTRING(-100 0,100 0)", name: "Dunkirk Street")
+        for (i, slide) in [2.0, -3, 1, -2, 3].enumerated() {
+            let x = -40 + 20 * Double(i)
+            s.building("d\(i)", "POLYGON((\(x - 5) 20,\(x + 5) 20,\(x + 5) 30,\(x - 5) 30,\(x - 5) 20))")
+            s.address("da\(i)", x, 17, number: "\(2 * i + 1)", street: "Dunkirk Street")
+            s.building("m\(Self.maple[i])", "POLYGON((\(x - 5) 45,\(x + 5) 45,\(x + 5) 55,\(x - 5) 55,\(x - 5) 45))")
+            s.address("ma\(Self.maple[i])", x + slide, mapleY, number: Self.maple[i], street: "Maple Street")
+        }
+        return s
+    }
+
+    func linkedMaple(_ s: Scene, endReach: Double = LinkWeights().endReach) throws -> [String] {
+        let result = try s.link(\.endReach, endReach)
+        #expect((0..<5).map { result.link("da\($0)").buildingID } == (0..<5).map { "d\($0)" })
+        return Self.maple.map { result.link("ma\($0)").buildingID ?? "-" }
+    }
+
+    @Test func pointsOfAStreetWithNoLineGoToTheHousesBehindTheRoad() throws {
+        #expect(try linkedMaple(scene()) == Self.maple.map { "m\($0)" })
+        // Read from the points alone, the numbers take Dunkirk Street's houses in front.
+        #expect(try linkedMaple(scene(), endReach: 0).allSatisfy { $0.hasPrefix("d") })
+    }
+
+    /// A point within a front yard of a footprint stands at a house: it is read from the point.
+    @Test func aPointByAHouseIsReadFromThePoint() throws {
+        #expect(try linkedMaple(scene(mapleY: 11)) == linkedMaple(scene(mapleY: 11), endReach: 0))
+    }
+}
