@@ -350,13 +350,12 @@ final class LinkWorld {
     }
 
     /// Candidates within the search radius, scored, and at a piled street end those along the
-    /// street's continuation too (`StreetEnd`), or for a point of a street with no line, standing
-    /// at no house, those along the line back from the road it stands by (`lostStreet`); the best first.
+    /// street's continuation too (`StreetEnd`); the best first. A point of a street with no line
+    /// may read more once every address is scored (`readLostStreets`).
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
         let near = try scoreNear(a)
-        if let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) { return try beyond(a, end, near) }
-        if let line = lostStreet(a, near: near) { return try beyond(a, line, near) }
-        return near
+        guard let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
+        return try beyond(a, end, near)
     }
 
     /// How far `scoreNear` reads footprints at once (metres): past the best candidate plus

@@ -316,12 +316,13 @@ public struct Linker: Sendable {
         for a in 0..<na where links[a] == nil {
             pending.append((a, try world.scoreCandidates(a)))
         }
-        let explained = options.explain.isEmpty ? [:] : world.scored(of: pending, among: options.explain)
         // The COVERS addresses pin the order of their faces; only worth listing when some address
         // is left to align.
         let covered = pending.isEmpty ? [] : (0..<na).compactMap { a in
             links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) }
         }
+        try world.readLostStreets(&pending, covered: covered)
+        let explained = options.explain.isEmpty ? [:] : world.scored(of: pending, among: options.explain)
         var aligned: [Int: Int] = [:]  // address → the footprint its face aligns it to
         for (slot, b) in try world.faceAlignments(pending, fixed: covered) {
             aligned[pending[slot].address] = b

@@ -14,8 +14,9 @@
 /// A street with no line at all within the street search (one the extract lacks) is read alike:
 /// a geocoder falling back to the nearest road puts each number on that road, before wherever
 /// its house stands behind it, so a point farther than `LinkWeights.frontYard` from every
-/// footprint (it stands at no house) is read as standing anywhere along the straight line from
-/// that road through the point (`lostStreet`).
+/// footprint, whose nearest footprint another street's number takes (it stands at no house of
+/// its own), is read as standing anywhere along the straight line from that road through the
+/// point (`lostStreet`, `readLostStreets`).
 struct StreetEnd {
     /// Which end: 2·chain, plus 1 for the chain's last point; below 0 for the line back from the
     /// road a point of a street with no line stands by (−1 − the address).
@@ -63,6 +64,24 @@ extension LinkWorld {
         let v = Planar.sub(points[a], anchor.point), len = Planar.length(v)
         guard len > LinkWorld.onLine else { return nil }
         return StreetEnd(key: -1 - a, origin: anchor.point, dir: Coord(v.x / len, v.y / len))
+    }
+
+    /// Scores along the line back from its road (`lostStreet`, `beyond`) each pending address of a
+    /// street with no line whose nearest footprint another street's number takes first (the best
+    /// footprint of a pending address, or the footprint of a covered one): the house before the
+    /// point is another street's, so its own stands elsewhere behind the road. A point whose
+    /// nearest footprint no other street claims may stand at its own house, a few metres off.
+    func readLostStreets(_ pending: inout [(address: Int, scored: [Candidate])], covered: [(address: Int, building: Int)]) throws {
+        var takenBy: [Int: Set<String>] = [:]
+        for p in pending { if let b = p.scored.first?.building { takenBy[b, default: []].insert(streetKeys[p.address] ?? "") } }
+        for c in covered { takenBy[c.building, default: []].insert(streetKeys[c.address] ?? "") }
+        for k in pending.indices {
+            let a = pending[k].address, own = streetKeys[a] ?? ""
+            guard let line = lostStreet(a, near: pending[k].scored),
+                  let nearest = pending[k].scored.min(by: { ($0.distance, buildingRank($0.building)) < ($1.distance, buildingRank($1.building)) }),
+                  takenBy[nearest.building]?.contains(where: { $0 != own }) == true else { continue }
+            pending[k].scored = try beyond(a, line, pending[k].scored)
+        }
     }
 
     /// True when the numbers at this street end are piled: at least three house numbers of the
