@@ -262,6 +262,13 @@ extension LinkWorld {
         return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: streetKeys[a] ?? ""))
     }
 
+    /// The streets (keys, "" for none) whose pending addresses score each footprint best.
+    func firstChoices(_ pending: [(address: Int, scored: [Candidate])]) -> [Int: Set<String>] {
+        var out: [Int: Set<String>] = [:]
+        for p in pending { if let b = p.scored.first?.building { out[b, default: []].insert(streetKeys[p.address] ?? "") } }
+        return out
+    }
+
     /// The footprint the face alignment gives each pending address (by its place in
     /// `pending`): the addresses with a number whose own street is near are grouped by that
     /// street's segment and side (the others by the road they stand by, `facePlace`), and each
@@ -273,8 +280,7 @@ extension LinkWorld {
     func faceAlignments(_ pending: [(address: Int, scored: [Candidate])], fixed: [(address: Int, building: Int)]) throws -> [Int: Int] {
         var faces: [FaceKey: [FaceAlignment.Entry]] = [:]
         // The streets whose addresses take each footprint first (`FaceAlignment.isCorner`).
-        var bestOf: [Int: Set<String>] = [:]
-        for p in pending { if let b = p.scored.first?.building { bestOf[b, default: []].insert(streetKeys[p.address] ?? "") } }
+        let bestOf = firstChoices(pending)
         var along: [Int: (along: Double, offset: Double)] = [:]
         func enter(slot: Int, address a: Int, _ candidates: [(building: Int, extra: Double, recess: Double, pastEnd: Bool)]) throws {
             guard let number = attrs.numbers[aIdx[a]], let (here, face) = facePlace(a), here.offset != 0 else { return }

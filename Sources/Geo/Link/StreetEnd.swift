@@ -72,8 +72,7 @@ extension LinkWorld {
     /// point is another street's, so its own stands elsewhere behind the road. A point whose
     /// nearest footprint no other street claims may stand at its own house, a few metres off.
     func readLostStreets(_ pending: inout [(address: Int, scored: [Candidate])], covered: [(address: Int, building: Int)]) throws {
-        var takenBy: [Int: Set<String>] = [:]
-        for p in pending { if let b = p.scored.first?.building { takenBy[b, default: []].insert(streetKeys[p.address] ?? "") } }
+        var takenBy = firstChoices(pending)
         for c in covered { takenBy[c.building, default: []].insert(streetKeys[c.address] ?? "") }
         for k in pending.indices {
             let a = pending[k].address, own = streetKeys[a] ?? ""
