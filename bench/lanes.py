@@ -31,11 +31,15 @@ STREET_SEARCH = 150.0  # metres: how far the linker looks for the line of an add
 FRONTS = DRIVABLE - {"motorway"}  # the roads a house can front
 
 
-def lane_houses(case):
+def read_truth(case):
+    """{address id: truth building id} of the case's truth table."""
+    return {r["address_id"]: r["building_id"] for r in csv.DictReader(open(case[5], encoding="utf-8"))}
+
+
+def lane_houses(case, truth):
     """{address id: (is a lane house, the lane's id, depth from the street, number, truth
-    building)} for the case's truth rows whose street has a line within STREET_SEARCH."""
-    _, _, b_path, a_path, s_path, truth_path = case
-    truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(truth_path, encoding="utf-8"))}
+    building)} for the case's truth rows (`truth`) whose street has a line within STREET_SEARCH."""
+    _, _, b_path, a_path, s_path, _ = case
     addresses = features(a_path)
     props = {f["id"]: f["properties"] for f in addresses}
     blocks = block_style(p.get("number") for p in props.values())
@@ -65,16 +69,15 @@ def lane_houses(case):
 KINDS = ("covered", "lane house", "deep", "street not found", "several numbers", "front")
 
 
-def split(case, houses, tmp):
+def split(case, houses, truth, tmp):
     """(lane rows, lane right, other rows, other right) of flyr's links of the case, and its
-    misses counted by kind (KINDS)."""
+    misses among its truth rows (`truth`) counted by kind (KINDS)."""
     out = os.path.join(tmp, "links.csv")
     accuracy.link(case, [], out)
     links = {r["address_id"]: r for r in csv.DictReader(open(out, encoding="utf-8"))}
     n = collections.Counter()
-    for a, (is_lane, *_, truth) in houses.items():
-        n[is_lane, links[a]["building_id"] == truth] += 1
-    truth = {r["address_id"]: r["building_id"] for r in csv.DictReader(open(case[5], encoding="utf-8"))}
+    for a, (is_lane, *_, b) in houses.items():
+        n[is_lane, links[a]["building_id"] == b] += 1
     held = collections.Counter(truth.values())
     misses = collections.Counter()
     for a, b in truth.items():
@@ -118,8 +121,9 @@ def main():
     rows, dirs, kinds = [], [], []
     with tempfile.TemporaryDirectory(prefix="flyr-lanes-") as tmp:
         for c in cases:
-            houses = lane_houses(c)
-            (lane, lane_right, other, other_right), misses = split(c, houses, tmp)
+            truth = read_truth(c)
+            houses = lane_houses(c, truth)
+            (lane, lane_right, other, other_right), misses = split(c, houses, truth, tmp)
             rows.append([c[0], c[1], lane, share(lane_right, lane), other, share(other_right, other)])
             kinds.append([c[0], c[1], sum(misses.values()), *(misses[k] for k in KINDS)])
             if c[1] == "as given":

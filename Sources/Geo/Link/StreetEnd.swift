@@ -72,12 +72,14 @@ extension LinkWorld {
     /// point is another street's, so its own stands elsewhere behind the road. A point whose
     /// nearest footprint no other street claims may stand at its own house, a few metres off.
     func readLostStreets(_ pending: inout [(address: Int, scored: [Candidate])], covered: [(address: Int, building: Int)]) throws {
+        // Most tiles hold no such point: the footprints' takers are gathered only for those that do.
+        let lost = pending.indices.compactMap { k in lostStreet(pending[k].address, near: pending[k].scored).map { (k, $0) } }
+        guard !lost.isEmpty else { return }
         var takenBy = firstChoices(pending)
         for c in covered { takenBy[c.building, default: []].insert(streetKeys[c.address] ?? "") }
-        for k in pending.indices {
+        for (k, line) in lost {
             let a = pending[k].address, own = streetKeys[a] ?? ""
-            guard let line = lostStreet(a, near: pending[k].scored),
-                  let nearest = pending[k].scored.min(by: { ($0.distance, buildingRank($0.building)) < ($1.distance, buildingRank($1.building)) }),
+            guard let nearest = pending[k].scored.min(by: { ($0.distance, buildingRank($0.building)) < ($1.distance, buildingRank($1.building)) }),
                   takenBy[nearest.building]?.contains(where: { $0 != own }) == true else { continue }
             pending[k].scored = try beyond(a, line, pending[k].scored)
         }
