@@ -10,8 +10,10 @@ enum LinkExplain {
         if let b = e.covering {
             s += "\n  the footprint \(b) covers the point: decided first"
             guard let c = e.clearance else { return s }
-            return s + (c < Linker.coverClearance ? "; the nearest other footprint it could belong to stands \(f(c)) m away"
-                                                  : "; no other footprint it could belong to within \(f(Linker.coverClearance)) m")
+            s += c < Linker.coverClearance ? "; the nearest other footprint it could belong to stands \(f(c)) m away"
+                                           : "; no other footprint it could belong to within \(f(Linker.coverClearance)) m"
+            return s + (e.freeHomeBeside ? "\n  it holds other numbers of the street, and a home holding none stands within "
+                        + "\(f(Linker.coverClearance)) m of it: one of them is likely that home's" : "")
         }
         if let road = e.road {
             s += "\n  rays start from \(road) (\(e.roadIsOwnStreet ? "its own street" : "the road its street search fell back to")), \(f(e.roadDistance ?? 0)) m away"
@@ -37,6 +39,7 @@ enum LinkExplain {
         let f = { (v: Double) in LinkTable.format(v, 3) }
         let q = { (v: String?) in v.map(LinkTable.jsonString) ?? "null" }
         var s = "{\"address_id\":\(q(e.addressID)),\"house_key\":\(q(e.houseKey)),\"covering\":\(q(e.covering)),\"clearance\":\(e.clearance.map(f) ?? "null"),"
+            + "\"free_home_beside\":\(e.freeHomeBeside),"
         s += "\"road\":\(q(e.road)),\"road_is_own_street\":\(e.roadIsOwnStreet),\"road_distance\":\(e.roadDistance.map(f) ?? "null"),"
         s += "\"line_side\":\(e.lineSide.map(f) ?? "null"),\"aligned\":\(q(e.aligned)),\"chosen\":\(q(e.chosen)),"
         s += "\"cost\":\(e.cost.map(f) ?? "null"),\"runner_up\":\(e.runnerUp.flatMap { $0.isFinite ? f($0) : nil } ?? "null"),\"candidates\":["

@@ -61,20 +61,57 @@ extension Linker {
         numbers > 1 ? (c / Double(numbers) * 1000).rounded() / 1000 : c
     }
 
+    /// A COVERS confidence times (n − 1)/n, n = `numbers`, how many numbers of the address's
+    /// street its footprint holds, where a home holding no number stands beside it: one of the n
+    /// is likely that home's. Rounded to 3 decimals.
+    static func besideFreeHome(_ c: Double, numbers: Int) -> Double {
+        numbers > 1 ? (c * Double(numbers - 1) / Double(numbers) * 1000).rounded() / 1000 : c
+    }
+
     /// Each BUFFER/NEAREST link's confidence divided by how many numbers of its street its
-    /// footprint holds among the final links, its own among them (`sharedHome`); not on a
-    /// footprint whose class says it holds several households. `counts[b]`: the links to b.
+    /// footprint holds among the final links, its own among them (`sharedHome`), and each COVERS
+    /// link's where a home holding no number stands beside its footprint (`TileLink.homeBeside`);
+    /// not on a footprint whose class says it holds several households. `counts[b]`: the links
+    /// to b.
     static func divideSharedHomes(_ links: inout [TileLink?], counts: [Int], attrs: FeatureAttributes) {
         var held: [Int: Set<String>] = [:]
         for (a, l) in links.enumerated() {
             if let b = l.map({ Int($0.building) }), b >= 0, counts[b] > 1 { held[b, default: []].insert(attrs.houseKeys[a]) }
         }
         for a in links.indices {
-            guard var l = links[a], l.method == .buffer || l.method == .nearest, let keys = held[Int(l.building)], keys.count > 1,
-                  !attrs.multiUnitClass[Int(l.building)] else { continue }
+            guard var l = links[a], l.method == .buffer || l.method == .nearest || l.homeBeside,
+                  let keys = held[Int(l.building)], keys.count > 1, !attrs.multiUnitClass[Int(l.building)] else { continue }
             let street = Occupancy.street(of: attrs.houseKeys[a])
-            l.confidence = sharedHome(l.confidence, numbers: keys.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) })
+            let numbers = keys.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) }
+            l.confidence = l.method == .covers ? besideFreeHome(l.confidence, numbers: numbers) : sharedHome(l.confidence, numbers: numbers)
             links[a] = l
         }
+    }
+}
+
+extension LinkWorld {
+    /// The footprints of COVERS links (`covers`: address → footprint) that hold the numbers of
+    /// two or more addresses of one street among `assigned` and have a home holding none
+    /// within `Linker.coverClearance` of their outline (not a tagged outbuilding, an open
+    /// structure or a footprint under `smallFootprint`), but for a footprint whose class says it
+    /// holds several households: one of those numbers is likely that home's, as where a
+    /// geocoder's slide puts a point in the next house of a row.
+    func coveringBesideFreeHome(_ covers: [(address: Int, building: Int)]) -> Set<Int> {
+        guard !covers.isEmpty else { return [] }
+        var keys: [Int: Set<String>] = [:]
+        for (a, b) in assigned.enumerated() { if let b { keys[b, default: []].insert(houseKey(a)) } }
+        var out = Set<Int>()
+        for (a, b) in covers where !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
+            let street = Occupancy.street(of: houseKey(a))
+            guard (keys[b]?.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) } ?? 0) > 1 else { continue }
+            var free = false
+            buildingIndex.forEach(meeting: buildingBoxes[b].expanded(by: Linker.coverClearance)) { k in
+                guard !free, k != b, keys[k] == nil, !isOutbuilding(k), !attrs.open[bIdx[k]], rings(k).ringCount > 0 else { return }
+                free = Planar.distance(rings: rings(b), ringsBox: buildingBoxes[b], line: rings(k)[0],
+                                       maxDistance: Linker.coverClearance) != nil
+            }
+            if free { out.insert(b) }
+        }
+        return out
     }
 }

@@ -38,6 +38,9 @@ public struct LinkExplanation: Sendable, Equatable {
     /// COVERS: the point's clearance, the metres to the nearest other footprint it could belong
     /// to, at most `Linker.coverClearance` (`LinkWorld.clearance`): what its confidence reads.
     public var clearance: Double?
+    /// COVERS: a home holding no number stands beside the footprint, which holds other numbers
+    /// of the address's street (`LinkWorld.coveringBesideFreeHome`): the confidence is lowered.
+    public var freeHomeBeside = false
     /// The road the rays start from: the address's own street, or the road its street search
     /// fell back to (nil: none within the street search radius).
     public var road: String?
@@ -60,9 +63,10 @@ public struct LinkExplanation: Sendable, Equatable {
 extension LinkWorld {
     /// The explanation of address `a`, scored as `scored` (its candidates after step 2, before
     /// the alignment's order cost), aligned to `aligned`, chosen as `choice`; `held`: the house
-    /// keys on each footprint once every address of the tile is linked.
+    /// keys on each footprint once every address of the tile is linked; `besideFree`: the
+    /// footprints `coveringBesideFreeHome` found.
     func explain(_ a: Int, scored: [Candidate]?, aligned: Int?, choice: Assignment.Choice?,
-                 occupancy: Occupancy, held: [Int: Set<String>]) throws -> LinkExplanation {
+                 occupancy: Occupancy, held: [Int: Set<String>], besideFree: Set<Int>) throws -> LinkExplanation {
         let anchor = streetAnchor(a)
         var e = LinkExplanation(
             addressID: attrs.addressIDs[aIdx[a]], houseKey: houseKey(a), covering: nil,
@@ -74,6 +78,7 @@ extension LinkWorld {
             if let b = assigned[a] {
                 e.covering = buildingID(b)
                 e.clearance = clearance(a, covering: b)
+                e.freeHomeBeside = besideFree.contains(b)
             }
             return e
         }
@@ -111,7 +116,7 @@ extension LinkWorld {
 extension Linker {
     /// The explanations of the tile's own addresses that `LinkerOptions.explain` names.
     func explanations(_ world: LinkWorld, tile: TileGrid.Tile, layers: ProjectedLayers, scored: [Int: [Candidate]],
-                      aligned: [Int: Int], chosen: [Int: Assignment.Choice]) throws -> [LinkExplanation] {
+                      aligned: [Int: Int], chosen: [Int: Assignment.Choice], besideFree: Set<Int>) throws -> [LinkExplanation] {
         let occupancy = options.weights.occupancy
         var held: [Int: Set<String>] = [:]
         for (a, b) in world.assigned.enumerated() { if let b { held[b, default: []].insert(world.houseKey(a)) } }
@@ -119,7 +124,7 @@ extension Linker {
         for (a, global) in world.aIdx.enumerated() where options.explain.contains(world.attrs.addressIDs[global])
             && tile.owns(layers.points[global]) {
             out.append(try world.explain(a, scored: scored[a], aligned: aligned[a], choice: chosen[a], occupancy: occupancy,
-                                         held: held))
+                                         held: held, besideFree: besideFree))
         }
         return out
     }

@@ -281,6 +281,9 @@ public struct Linker: Sendable {
         var confidence: Double
         var distance: Double
         var streetMatch: Bool
+        /// COVERS: a home holding no number stands beside the footprint, which holds other
+        /// numbers of the street (`LinkWorld.coveringBesideFreeHome`).
+        var homeBeside = false
     }
 
     struct TileLinks {
@@ -347,14 +350,32 @@ public struct Linker: Sendable {
                             distance: (best.distance * 100).rounded() / 100, streetMatch: false)
         }
 
-        // The tile's own addresses: street match, COVERS confidence, the unmatched.
+        var (out, besideFree) = try ownLinks(links, world: world, tile: tile, layers: layers)
+        if !options.explain.isEmpty {
+            out.explanations = try explanations(world, tile: tile, layers: layers, scored: explained, aligned: aligned, chosen: chosen,
+                                           besideFree: besideFree)
+        }
+        return out
+    }
+
+    /// The links of the addresses the tile owns, in global indexes, from the tile's links
+    /// (`links`, by local index): street match, COVERS confidence, the unmatched with their
+    /// nearest footprints, the repaired footprints; and the footprints `coveringBesideFreeHome`
+    /// found, for the explanations.
+    private func ownLinks(_ links: [TileLink?], world: LinkWorld, tile: TileGrid.Tile,
+                          layers: ProjectedLayers) throws -> (TileLinks, Set<Int>) {
+        let aIdx = tile.addresses, bIdx = tile.buildings
         var out = TileLinks()
+        let besideFree = world.coveringBesideFreeHome(aIdx.indices.compactMap { a in
+            links[a]?.method == .covers && tile.owns(layers.points[aIdx[a]]) ? world.assigned[a].map { (a, $0) } : nil
+        })
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers {
                     l.confidence = Linker.coversConfidence(clearance: world.clearance(a, covering: b),
                                                            amongSeveral: world.coverCount[a] > 1)
+                    l.homeBeside = besideFree.contains(b)
                 } else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 if let read = world.offLine[a] {
                     l.confidence = Linker.sideOfLine(l.confidence, evidence: read.evidence, radius: options.searchMeters)
@@ -369,10 +390,7 @@ public struct Linker: Sendable {
         for (b, global) in bIdx.enumerated() where world.isRepaired(b) && tile.owns(layers.boxes[global].center!) {
             out.repaired.append(global)
         }
-        if !options.explain.isEmpty {
-            out.explanations = try explanations(world, tile: tile, layers: layers, scored: explained, aligned: aligned, chosen: chosen)
-        }
-        return out
+        return (out, besideFree)
     }
 }
 

@@ -68,6 +68,34 @@ extension LinkResult {
         #expect(try s.link().link("edge").confidence == 1)
     }
 
+    /// Two numbers of one street covered by one footprint with a home holding none 1.5 m
+    /// beside it: one of the two is likely that home's, so each confidence is times
+    /// (2 − 1) / 2. Not where that home holds a number, is a shed by its size, stands over
+    /// 3 m away, or where the two numbers are of two streets.
+    @Test func twoNumbersCoveredBesideAFreeHomeAreLessSure() throws {
+        func scene(east: String = "POLYGON((11.5 0,21.5 0,21.5 10,11.5 10,11.5 0))", second: String = "Main Street",
+                   eastNumber: Bool = false) -> Scene {
+            var s = Scene()
+            s.building("west", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+            s.building("east", east)
+            s.address("1", 3, 5, number: "1")   // 8.5 m from east: clearance beyond 3 m
+            s.address("3", 6, 5, number: "3", street: second)
+            if eastNumber { s.address("5", 16, 5, number: "5") }
+            return s
+        }
+        var o = LinkerOptions()
+        o.explain = ["1"]
+        let r = try scene().link(o)
+        #expect(r.link("1").method == .covers && r.link("1").buildingID == "west" && r.link("3").buildingID == "west")
+        #expect(r.link("1").confidence == 0.5 && r.link("3").confidence == 0.5)
+        #expect(r.explanations.first?.freeHomeBeside == true)
+        #expect(try scene(eastNumber: true).link().link("1").confidence == 1)
+        #expect(try scene(east: "POLYGON((11.5 0,17.5 0,17.5 6,11.5 6,11.5 0))").link().link("1").confidence == 1)
+        // 2.5 m past each of west's walls, 3.5 m from its corner.
+        #expect(try scene(east: "POLYGON((12.5 12.5,22.5 12.5,22.5 22.5,12.5 22.5,12.5 12.5))").link().link("1").confidence == 1)
+        #expect(try scene(second: "Oak Street").link().link("1").confidence == 1)
+    }
+
     @Test func pointInACourtyardHoleIsNotCovered() throws {
         var s = Scene()
         s.building("ring", "POLYGON((0 0,30 0,30 30,0 30,0 0),(10 10,20 10,20 20,10 20,10 10))")
