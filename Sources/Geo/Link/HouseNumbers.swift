@@ -50,6 +50,53 @@ public enum HouseNumbers {
         return 2 * hyphenated > all
     }
 
+    /// Each address's household key, "number|street" (units of one number are one household),
+    /// where a number standing within a range of its street ("14" within "10-14", "1A" within
+    /// "1-1C") takes the range's key: its building holds the range. Not where the data set writes
+    /// block, hyphen, house (`blockStyle`), for a number two ranges of its street hold, or for
+    /// one of the other parity than a range whose ends share theirs ("11" is not within "10-14").
+    static func householdKeys(numbers: [String?], streets: [String?]) -> [String] {
+        let keys = numbers.indices.map { "\(numbers[$0] ?? "")|\(streets[$0] ?? "")" }
+        guard !blockStyle(numbers) else { return keys }
+        var ranges: [String: [(lo: Part, hi: Part, key: String)]] = [:]
+        for i in numbers.indices {
+            if let n = numbers[i], let street = streets[i], let r = range(n), r.lo < r.hi { ranges[street, default: []].append((r.lo, r.hi, keys[i])) }
+        }
+        guard !ranges.isEmpty else { return keys }
+        var out = keys
+        for i in numbers.indices {
+            guard let street = streets[i], let within = ranges[street], let n = numbers[i], range(n) == nil, let p = part(n[...]) else { continue }
+            let holding = Set(within.filter { r in
+                r.lo <= p && p <= r.hi && (r.lo.value % 2 != r.hi.value % 2 || p.value % 2 == r.lo.value % 2)
+            }.map(\.key))
+            if holding.count == 1 { out[i] = holding.first! }
+        }
+        return out
+    }
+
+    /// A plain house number: digits and the letters after them ("12", "1C"), compared by the
+    /// digits, then the letters.
+    struct Part: Comparable {
+        var value: Int, letters: String
+        static func < (a: Part, b: Part) -> Bool { a.value != b.value ? a.value < b.value : a.letters < b.letters }
+    }
+
+    /// "12", "1C", "1 c": a plain house number; nil for anything else.
+    static func part(_ s: Substring) -> Part? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        let digits = t.prefix { $0.isASCII && $0.isNumber }
+        let rest = t.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.count < 7, rest.allSatisfy({ $0.isLetter }), rest.count <= 2 else { return nil }
+        return Part(value: Int(digits)!, letters: rest.lowercased())
+    }
+
+    /// "10-14", "1-1C", "2A – 4": a range of plain numbers; nil for anything else.
+    static func range(_ s: String) -> (lo: Part, hi: Part)? {
+        let sides = s.split(whereSeparator: { $0 == "-" || $0 == "–" })
+        guard sides.count == 2, let lo = part(sides[0]), let hi = part(sides[1]) else { return nil }
+        return (lo, hi)
+    }
+
     /// Every number's value, hyphens read in the style of the whole list (`blockStyle`).
     public static func values(_ numbers: [String?]) -> [Double?] {
         let blocks = blockStyle(numbers)

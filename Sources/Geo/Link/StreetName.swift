@@ -12,8 +12,14 @@ public enum StreetName {
         var current = ""
         let folded = name.replacingOccurrences(of: "ß", with: "ss").replacingOccurrences(of: "ẞ", with: "ss")
             .folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        var wasCJK = false
         for ch in folded.lowercased() {
             if ch.isLetter || ch.isNumber {
+                // A word of Chinese, Japanese or Korean script and one of another script are two
+                // words, with or without a space between ("炮兵街Rua dos Artilheiros").
+                let isCJK = StreetName.isCJK(ch)
+                if isCJK != wasCJK, !current.isEmpty { tokens.append(current); current = "" }
+                wasCJK = isCJK
                 current.append(ch)
             } else if ch == "'" || ch == "’" || ch == "." {
                 continue  // O'Connor → oconnor, St. → st
@@ -23,6 +29,15 @@ public enum StreetName {
         }
         if !current.isEmpty { tokens.append(current) }
         return map(tokens)
+    }
+
+    /// True for a character of Chinese, Japanese or Korean script (Han ideographs, kana,
+    /// hangul), which names write without spaces.
+    static func isCJK(_ ch: Character) -> Bool {
+        guard let v = ch.unicodeScalars.first?.value else { return false }
+        return (0x2E80...0x2FDF).contains(v) || (0x3040...0x30FF).contains(v) || (0x3400...0x4DBF).contains(v)
+            || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7AF).contains(v) || (0xF900...0xFAFF).contains(v)
+            || (0x20000...0x3FFFF).contains(v)
     }
 
     /// `normalize` of each name, each distinct name worked out once (a city's addresses share

@@ -214,7 +214,7 @@ struct FeatureAttributes: Sendable {
             segmentKeys = StreetName.keys(of: segments)
             let keys = StreetAliases.addressKeys(addresses, aliases: StreetAliases.aliases(segments, segmentKeys))
             streetKeys = keys
-            houseKeys = addresses.indices.map { "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
+            houseKeys = HouseNumbers.householdKeys(numbers: addresses.map(\.number), streets: keys)
             numbers = HouseNumbers.values(addresses.map(\.number))
             frontage = segments.map(LinkWorld.isFrontageRoad)
             let named = segmentKeys.map { $0 != nil }

@@ -15,7 +15,7 @@ public struct AddressBook: Sendable {
     var cities: [String?] = []
     /// Another name's key → the primary key of the road carrying it (`StreetAliases`: Overture's
     /// `names.common` and `names.rules` of the segments given); empty without segments.
-    var aliases: [String: String] = [:]
+    var aliases = StreetAliases.Table()
 
     /// The addresses indexed; with `segments`, an address naming its street by another of its
     /// road's names is filed under the road's primary name, and a row may name it either way.

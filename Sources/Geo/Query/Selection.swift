@@ -58,7 +58,7 @@ public enum Selection {
         // A road's other names (`StreetAliases`) select its addresses however they are written.
         let segmentKeys = StreetName.keys(of: segments)
         let aliases = StreetAliases.aliases(segments, segmentKeys)
-        let key = aliases[typed] ?? typed
+        let key = aliases.key(of: name) ?? typed
         let keys = StreetAliases.addressKeys(addresses, aliases: aliases)
         var onStreet = addresses.indices.filter { keys[$0] == key }.map { addresses[$0] }
         guard !onStreet.isEmpty else {
