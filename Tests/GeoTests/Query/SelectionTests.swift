@@ -66,6 +66,20 @@ private func square(_ c: Coord, _ half: Double) -> String {
         #expect(try Selection.street("Mannerheimvägen", addresses: a).map(\.id) == ["1"])
     }
 
+    /// One language of a bilingual road name selects the road's addresses, however they write it.
+    @Test func aStreetIsSelectedByOnePartOfABilingualName() throws {
+        let p = Coord(113.54, 22.19)
+        let road = Segment(id: "r", line: [p, Coord(113.55, 22.19)], subtype: "road", segmentClass: "residential",
+                           name: "十月初五日街(泗𠵼街) Rua de Cinco de Outubro", namesJSON: nil)
+        let a = [Address(id: "1", point: p, number: "3", street: "十月初五日街 (泗𠵼街) Rua de Cinco de Outubro"),
+                 Address(id: "2", point: p, number: "1", street: "十月初五日街 Rua de Cinco de Outubro"),
+                 Address(id: "3", point: p, number: "2", street: "Rua de Tomás Vieira")]
+        #expect(try Selection.street("Rua de Cinco de Outubro", addresses: a, segments: [road]).map(\.id) == ["2", "1"])
+        #expect(try Selection.street("十月初五日街", addresses: a, segments: [road]).map(\.id) == ["2", "1"])
+        // Its Chinese part names the road, the Portuguese misspelt.
+        #expect(try Selection.street("十月初五日街 Rua do Cinco Outubro", addresses: a, segments: [road]).map(\.id) == ["2", "1"])
+    }
+
     @Test func streetNearAPointKeepsItsNearestBlock() throws {
         let s = Sample.shared
         let whole = try Selection.street("Springfield Boulevard", addresses: s.addresses)
