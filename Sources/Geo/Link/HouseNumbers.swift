@@ -58,14 +58,15 @@ public enum HouseNumbers {
     static func householdKeys(numbers: [String?], streets: [String?]) -> [String] {
         let keys = numbers.indices.map { "\(numbers[$0] ?? "")|\(streets[$0] ?? "")" }
         guard !blockStyle(numbers) else { return keys }
+        let read = numbers.map { $0.flatMap(range) }
         var ranges: [String: [(lo: Part, hi: Part, key: String)]] = [:]
         for i in numbers.indices {
-            if let n = numbers[i], let street = streets[i], let r = range(n), r.lo < r.hi { ranges[street, default: []].append((r.lo, r.hi, keys[i])) }
+            if let street = streets[i], let r = read[i], r.lo < r.hi { ranges[street, default: []].append((r.lo, r.hi, keys[i])) }
         }
         guard !ranges.isEmpty else { return keys }
         var out = keys
-        for i in numbers.indices {
-            guard let street = streets[i], let within = ranges[street], let n = numbers[i], range(n) == nil, let p = part(n[...]) else { continue }
+        for i in numbers.indices where read[i] == nil {
+            guard let street = streets[i], let within = ranges[street], let p = numbers[i].flatMap({ part($0[...]) }) else { continue }
             let holding = Set(within.filter { r in
                 r.lo <= p && p <= r.hi && (r.lo.value % 2 != r.hi.value % 2 || p.value % 2 == r.lo.value % 2)
             }.map(\.key))

@@ -90,6 +90,13 @@ extension Linker {
 }
 
 extension LinkWorld {
+    /// The house keys each footprint holds among the addresses linked so far (`assigned`).
+    func heldKeys() -> [Int: Set<String>] {
+        var held: [Int: Set<String>] = [:]
+        for (a, b) in assigned.enumerated() { if let b { held[b, default: []].insert(houseKey(a)) } }
+        return held
+    }
+
     /// The footprints of COVERS links (`covers`: address → footprint) that hold the numbers of
     /// two or more addresses of one street among `assigned` and have a home holding none
     /// within `Linker.coverClearance` of their outline (not a tagged outbuilding, an open
@@ -98,8 +105,7 @@ extension LinkWorld {
     /// geocoder's slide puts a point in the next house of a row.
     func coveringBesideFreeHome(_ covers: [(address: Int, building: Int)]) -> Set<Int> {
         guard !covers.isEmpty else { return [] }
-        var keys: [Int: Set<String>] = [:]
-        for (a, b) in assigned.enumerated() { if let b { keys[b, default: []].insert(houseKey(a)) } }
+        let keys = heldKeys()
         var out = Set<Int>()
         for (a, b) in covers where !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
             let street = Occupancy.street(of: houseKey(a))

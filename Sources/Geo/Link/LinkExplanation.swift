@@ -118,8 +118,7 @@ extension Linker {
     func explanations(_ world: LinkWorld, tile: TileGrid.Tile, layers: ProjectedLayers, scored: [Int: [Candidate]],
                       aligned: [Int: Int], chosen: [Int: Assignment.Choice], besideFree: Set<Int>) throws -> [LinkExplanation] {
         let occupancy = options.weights.occupancy
-        var held: [Int: Set<String>] = [:]
-        for (a, b) in world.assigned.enumerated() { if let b { held[b, default: []].insert(world.houseKey(a)) } }
+        let held = world.heldKeys()
         var out: [LinkExplanation] = []
         for (a, global) in world.aIdx.enumerated() where options.explain.contains(world.attrs.addressIDs[global])
             && tile.owns(layers.points[global]) {

@@ -52,17 +52,18 @@ enum StreetAliases {
         var primaries = Set<String>()
         for case let k? in segmentKeys { primaries.insert(k) }
         var found: [String: String?] = [:]  // nil once two primary keys claim the name
-        var read: [String: [String]] = [:]  // a street's segments share one names object and name
+        // A street's segments share one name and one names object: each read once.
+        var partsOf: [String: [String]] = [:], otherOf: [String: [String]] = [:]
         for s in segments.indices {
             guard let primary = segmentKeys[s] else { continue }
             var names: [String] = []
             if let name = segments[s].name {
-                names += read["n" + name] ?? parts(name)
-                read["n" + name] = names
+                names = partsOf[name] ?? parts(name)
+                partsOf[name] = names
             }
             if let json = segments[s].namesJSON, json.contains("common") || json.contains("rules") {
-                let other = read["j" + json] ?? otherNames(json)
-                read["j" + json] = other
+                let other = otherOf[json] ?? otherNames(json)
+                otherOf[json] = other
                 names += other
             }
             for name in names {
