@@ -29,7 +29,9 @@ public struct LinkWeights: Sendable, Equatable {
     /// `smallFootprintPenalty`, as a footprint under `smallFootprint` does. 0 turns it off.
     public var annexShare = 0.5
     public var annexFootprint = 100.0
-    /// A building that already holds another house number of the street.
+    /// A building that already holds another house number of the street; and, for an address
+    /// of a range's household, every footprint but the one holding a covered number of that
+    /// household (`LinkWorld.preferOwnHousehold`).
     public var occupiedPenalty = 20.0
     /// A building that already holds a number of another street only (a corner).
     public var cornerPenalty = 10.0

@@ -210,6 +210,28 @@ final class LinkWorld {
         return claims
     }
 
+    /// Each pending address one footprint of which holds a covered point of its range's
+    /// household (a range and a number within it on its street, one of them the address:
+    /// `houseKey`, `FeatureAttributes.inRange`; not the same number given twice): every other
+    /// candidate costs `cost` more, as a footprint holding another household's number does.
+    func preferOwnHousehold(_ pending: inout [(address: Int, scored: [Candidate])],
+                            covered: [(address: Int, building: Int)], cost: Double) {
+        guard cost > 0, !covered.isEmpty else { return }
+        // Covered points by household: the range's own, and its numbers'.
+        var ranges: [String: Set<Int>] = [:], members: [String: Set<Int>] = [:]
+        for (a, b) in covered {
+            if attrs.inRange[aIdx[a]] { members[houseKey(a), default: []].insert(b) } else { ranges[houseKey(a), default: []].insert(b) }
+        }
+        for k in pending.indices {
+            let a = pending[k].address, key = houseKey(a)
+            let own = attrs.inRange[aIdx[a]] ? (ranges[key] ?? []).union(members[key] ?? []) : members[key] ?? []
+            guard own.count == 1, let b = own.first,
+                  pending[k].scored.contains(where: { $0.building == b }) else { continue }
+            for j in pending[k].scored.indices where pending[k].scored[j].building != b { pending[k].scored[j].cost += cost }
+            sortByCost(&pending[k].scored)
+        }
+    }
+
     /// True when the footprint's class names several dwellings (apartments, dormitory, the two
     /// halves of a semi-detached house, a terrace) or tenants (hotel, commercial, retail,
     /// office). `residential` names a use, not a count: mappers draw it on single houses, and it

@@ -325,6 +325,7 @@ public struct Linker: Sendable {
             links[a] == nil ? nil : world.assigned[a].map { (address: a, building: $0) }
         }
         try world.readLostStreets(&pending, covered: covered)
+        world.preferOwnHousehold(&pending, covered: covered, cost: options.weights.occupiedPenalty)
         let explained = options.explain.isEmpty ? [:] : world.scored(of: pending, among: options.explain)
         var aligned: [Int: Int] = [:]  // address → the footprint its face aligns it to
         for (slot, b) in try world.faceAlignments(pending, fixed: covered) {

@@ -190,6 +190,8 @@ struct ProjectedLayers: Sendable {
 struct FeatureAttributes: Sendable {
     let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
+    /// True for an address whose house key is a range's that holds its number (`householdKeys`).
+    let inRange: [Bool]
     let segmentKeys: [String?], frontage: [Bool], separating: [Bool]
 
     /// The buildings' part, worked out on its own (it can run beside the other part).
@@ -206,7 +208,7 @@ struct FeatureAttributes: Sendable {
 
     /// The addresses' and segments' part.
     struct OfAddresses: Sendable {
-        let ids: [String], rank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
+        let ids: [String], rank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?], inRange: [Bool]
         let segmentKeys: [String?], frontage: [Bool], separating: [Bool]
         init(_ addresses: [Address], _ segments: [Segment]) {
             ids = addresses.map { $0.id }
@@ -214,7 +216,9 @@ struct FeatureAttributes: Sendable {
             segmentKeys = StreetName.keys(of: segments)
             let keys = StreetAliases.addressKeys(addresses, aliases: StreetAliases.aliases(segments, segmentKeys))
             streetKeys = keys
-            houseKeys = HouseNumbers.householdKeys(numbers: addresses.map(\.number), streets: keys)
+            let houseKeys = HouseNumbers.householdKeys(numbers: addresses.map(\.number), streets: keys)
+            self.houseKeys = houseKeys
+            inRange = addresses.indices.map { houseKeys[$0] != "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
             numbers = HouseNumbers.values(addresses.map(\.number))
             frontage = segments.map(LinkWorld.isFrontageRoad)
             let named = segmentKeys.map { $0 != nil }
@@ -225,6 +229,7 @@ struct FeatureAttributes: Sendable {
     init(_ b: OfBuildings, _ a: OfAddresses) {
         buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; open = b.open; multiUnitClass = b.multiUnitClass
         addressIDs = a.ids; addressRank = a.rank; streetKeys = a.streetKeys; houseKeys = a.houseKeys; numbers = a.numbers
+        inRange = a.inRange
         segmentKeys = a.segmentKeys; frontage = a.frontage; separating = a.separating
     }
 

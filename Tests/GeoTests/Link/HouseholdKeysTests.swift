@@ -37,4 +37,22 @@ import Testing
         #expect(try linked("14") == "a")
         #expect(try linked("16") == "b")
     }
+
+    /// A range's point nearer the next house goes to the house holding a covered number of the
+    /// range; not where the covered number is outside the range or the same number again.
+    @Test func aRangeGoesToTheHouseACoveredNumberOfItsRangeStandsIn() throws {
+        func linked(covered: String, pending: String) throws -> String? {
+            var s = Scene()
+            s.building("a", "POLYGON((0 0,10 0,10 10,0 10,0 0))")
+            s.building("b", "POLYGON((11.5 0,21.5 0,21.5 10,11.5 10,11.5 0))")
+            s.road("r", "LINESTRING(-20 -10,40 -10)", name: "Main Street")
+            s.address("covered", 5, 5, number: covered)
+            s.address("pending", 12.5, -1.5, number: pending)
+            return try s.link().link("pending").buildingID
+        }
+        #expect(try linked(covered: "14", pending: "10-14") == "a")
+        #expect(try linked(covered: "10-14", pending: "12") == "a")
+        #expect(try linked(covered: "16", pending: "10-14") == "b")
+        #expect(try linked(covered: "14", pending: "14") == "b")
+    }
 }
