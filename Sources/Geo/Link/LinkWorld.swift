@@ -176,6 +176,11 @@ final class LinkWorld {
     func sortByCost(_ c: inout [Candidate]) {
         c.sort { $0.cost != $1.cost ? $0.cost < $1.cost : buildingRank($0.building) < buildingRank($1.building) }
     }
+    /// Every candidate but footprint `b`'s costs `cost` more; best first again.
+    func favour(_ b: Int, in c: inout [Candidate], by cost: Double) {
+        for k in c.indices where c[k].building != b { c[k].cost += cost }
+        sortByCost(&c)
+    }
     /// A garage, shed or the like: by its class, or by a footprint too small for a home.
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || areas[b] < options.weights.smallFootprint }
 
@@ -216,7 +221,9 @@ final class LinkWorld {
     /// candidate costs `cost` more, as a footprint holding another household's number does.
     func preferOwnHousehold(_ pending: inout [(address: Int, scored: [Candidate])],
                             covered: [(address: Int, building: Int)], cost: Double) {
-        guard cost > 0, !covered.isEmpty else { return }
+        // Only a tile holding a number within a range has a range's household to read.
+        guard cost > 0, !covered.isEmpty, pending.contains(where: { attrs.inRange[aIdx[$0.address]] })
+            || covered.contains(where: { attrs.inRange[aIdx[$0.address]] }) else { return }
         // Covered points by household: the range's own, and its numbers'.
         var ranges: [String: Set<Int>] = [:], members: [String: Set<Int>] = [:]
         for (a, b) in covered {
@@ -227,8 +234,7 @@ final class LinkWorld {
             let own = attrs.inRange[aIdx[a]] ? (ranges[key] ?? []).union(members[key] ?? []) : members[key] ?? []
             guard own.count == 1, let b = own.first,
                   pending[k].scored.contains(where: { $0.building == b }) else { continue }
-            for j in pending[k].scored.indices where pending[k].scored[j].building != b { pending[k].scored[j].cost += cost }
-            sortByCost(&pending[k].scored)
+            favour(b, in: &pending[k].scored, by: cost)
         }
     }
 

@@ -330,10 +330,7 @@ public struct Linker: Sendable {
         var aligned: [Int: Int] = [:]  // address → the footprint its face aligns it to
         for (slot, b) in try world.faceAlignments(pending, fixed: covered) {
             aligned[pending[slot].address] = b
-            for k in pending[slot].scored.indices where pending[slot].scored[k].building != b {
-                pending[slot].scored[k].cost += options.weights.orderPenalty
-            }
-            world.sortByCost(&pending[slot].scored)
+            world.favour(b, in: &pending[slot].scored, by: options.weights.orderPenalty)
         }
         let chosen = Assignment.resolve(
             pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
