@@ -1,5 +1,6 @@
 /// What the house numbers on a footprint cost: a single-family footprint holds one household.
-/// A house key is "number|street" (`FeatureAttributes.houseKeys`): units of one number share a key.
+/// A house key is "number|street" (`FeatureAttributes.houseKeys`): units of one number share a key,
+/// and a number within a range of its street takes the range's (`HouseNumbers.householdKeys`).
 struct Occupancy {
     /// Each number beyond the first along one street (a second household).
     var second: Double
