@@ -55,24 +55,26 @@ public enum HouseNumbers {
     /// "1-1C") takes the range's key: its building holds the range. Not where the data set writes
     /// block, hyphen, house (`blockStyle`), for a number two ranges of its street hold, or for
     /// one of the other parity than a range whose ends share theirs ("11" is not within "10-14").
-    static func householdKeys(numbers: [String?], streets: [String?]) -> [String] {
+    /// `inRange`: true for an address whose key is so a range's.
+    static func householdKeys(numbers: [String?], streets: [String?]) -> (keys: [String], inRange: [Bool]) {
         let keys = numbers.indices.map { "\(numbers[$0] ?? "")|\(streets[$0] ?? "")" }
-        guard !blockStyle(numbers) else { return keys }
+        var inRange = [Bool](repeating: false, count: keys.count)
+        guard !blockStyle(numbers) else { return (keys, inRange) }
         let read = numbers.map { $0.flatMap(range) }
         var ranges: [String: [(lo: Part, hi: Part, key: String)]] = [:]
         for i in numbers.indices {
             if let street = streets[i], let r = read[i], r.lo < r.hi { ranges[street, default: []].append((r.lo, r.hi, keys[i])) }
         }
-        guard !ranges.isEmpty else { return keys }
+        guard !ranges.isEmpty else { return (keys, inRange) }
         var out = keys
         for i in numbers.indices where read[i] == nil {
             guard let street = streets[i], let within = ranges[street], let p = numbers[i].flatMap({ part($0[...]) }) else { continue }
             let holding = Set(within.filter { r in
                 r.lo <= p && p <= r.hi && (r.lo.value % 2 != r.hi.value % 2 || p.value % 2 == r.lo.value % 2)
             }.map(\.key))
-            if holding.count == 1 { out[i] = holding.first! }
+            if holding.count == 1 { out[i] = holding.first!; inRange[i] = true }
         }
-        return out
+        return (out, inRange)
     }
 
     /// A plain house number: digits and the letters after them ("12", "1C"), compared by the

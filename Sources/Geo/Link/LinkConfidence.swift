@@ -82,7 +82,7 @@ extension Linker {
             guard var l = links[a], l.method == .buffer || l.method == .nearest || l.homeBeside,
                   let keys = held[Int(l.building)], keys.count > 1, !attrs.multiUnitClass[Int(l.building)] else { continue }
             let street = Occupancy.street(of: attrs.houseKeys[a])
-            let numbers = keys.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) }
+            let numbers = Occupancy.count(on: street, keys)
             l.confidence = l.method == .covers ? besideFreeHome(l.confidence, numbers: numbers) : sharedHome(l.confidence, numbers: numbers)
             links[a] = l
         }
@@ -109,7 +109,7 @@ extension LinkWorld {
         var out = Set<Int>()
         for (a, b) in covers where !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
             let street = Occupancy.street(of: houseKey(a))
-            guard (keys[b]?.reduce(0) { $0 + (Occupancy.street(of: $1) == street ? 1 : 0) } ?? 0) > 1 else { continue }
+            guard let held = keys[b], Occupancy.count(on: street, held) > 1 else { continue }
             var free = false
             buildingIndex.forEach(meeting: buildingBoxes[b].expanded(by: Linker.coverClearance)) { k in
                 guard !free, k != b, keys[k] == nil, !isOutbuilding(k), !attrs.open[bIdx[k]], rings(k).ringCount > 0 else { return }

@@ -16,6 +16,11 @@ struct Occupancy {
         return key[bytes.index(after: bar)...]
     }
 
+    /// How many of the keys are of `street` (`street(of:)`).
+    static func count(on street: Substring, _ keys: some Collection<String>) -> Int {
+        keys.reduce(0) { $0 + (Self.street(of: $1) == street ? 1 : 0) }
+    }
+
     /// How many streets the distinct keys name.
     private static func streets(_ keys: some Collection<String>) -> Int { Set(keys.map { street(of: $0) }).count }
 

@@ -216,9 +216,7 @@ struct FeatureAttributes: Sendable {
             segmentKeys = StreetName.keys(of: segments)
             let keys = StreetAliases.addressKeys(addresses, aliases: StreetAliases.aliases(segments, segmentKeys))
             streetKeys = keys
-            let houseKeys = HouseNumbers.householdKeys(numbers: addresses.map(\.number), streets: keys)
-            self.houseKeys = houseKeys
-            inRange = addresses.indices.map { houseKeys[$0] != "\(addresses[$0].number ?? "")|\(keys[$0] ?? "")" }
+            (houseKeys, inRange) = HouseNumbers.householdKeys(numbers: addresses.map(\.number), streets: keys)
             numbers = HouseNumbers.values(addresses.map(\.number))
             frontage = segments.map(LinkWorld.isFrontageRoad)
             let named = segmentKeys.map { $0 != nil }
