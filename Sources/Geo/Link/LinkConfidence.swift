@@ -42,6 +42,11 @@ extension Linker {
     /// the neighbour's frontage.
     static let outsideCeiling = 0.89
 
+    /// A BUFFER/NEAREST confidence halved for a point another footprint covers
+    /// (`LinkWorld.standsAtStreetOffset`): two footprints each hold a claim on it, the one it
+    /// stands in and the one it was linked to. Rounded to 3 decimals.
+    static func insideAnother(_ c: Double) -> Double { (c / 2 * 1000).rounded() / 1000 }
+
     /// A BUFFER/NEAREST confidence times 0.8 for a footprint that does not front the address's
     /// named street, rounded to 3 decimals.
     static func streetMismatch(_ c: Double) -> Double { (c * 0.8 * 1000).rounded() / 1000 }

@@ -41,6 +41,10 @@ public struct LinkExplanation: Sendable, Equatable {
     /// COVERS: a home holding no number stands beside the footprint, which holds other numbers
     /// of the address's street (`LinkWorld.coveringBesideFreeHome`): the confidence is lowered.
     public var freeHomeBeside = false
+    /// A covered point scored with the rest (`LinkWorld.standsAtStreetOffset`): the footprint
+    /// covering it; its point stands at the offset from its street's line that its street's
+    /// other points share, as a geocoder sets them.
+    public var coveringAtStreetOffset: String?
     /// The road the rays start from: the address's own street, or the road its street search
     /// fell back to (nil: none within the street search radius).
     public var road: String?
@@ -82,6 +86,7 @@ extension LinkWorld {
             }
             return e
         }
+        e.coveringAtStreetOffset = atStreetOffset[a].map(buildingID)
         let frame = try scoreFrame(a)
         let w = options.weights
         for c in scored {

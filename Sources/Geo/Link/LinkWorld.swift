@@ -82,6 +82,9 @@ final class LinkWorld {
     /// The footprints covering the point `coveringBuilding` tests, kept between calls.
     private var covering: [Int] = []
     var assigned: [Int?]
+    /// The covered points scored with the rest (`standsAtStreetOffset`), each with the footprint
+    /// covering it.
+    var atStreetOffset: [Int: Int] = [:]
 
     let lines: [[Coord]]
     let segmentKeys: [String?]

@@ -303,10 +303,15 @@ public struct Linker: Sendable {
         let world = try LinkWorld(tile: bIdx, aIdx, tile.segments, buildings: buildings, layers: layers, attrs: attrs, options: options)
         let na = aIdx.count
 
-        // Tier 1: COVERS for every address first.
+        // Tier 1: COVERS for every address first, but for a point a geocoder set in a house of a
+        // row, scored with the rest among the footprints near it (`StreetOffset`).
         var links = [TileLink?](repeating: nil, count: na)
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
+                if world.clearance(a, covering: b) < Linker.coverClearance, world.standsAtStreetOffset(a) {
+                    world.atStreetOffset[a] = b
+                    continue
+                }
                 links[a] = TileLink(building: Int32(bIdx[b]), method: .covers, confidence: 0, distance: 0, streetMatch: false)
                 world.assigned[a] = b
             }
@@ -317,7 +322,9 @@ public struct Linker: Sendable {
         try world.placeLinePoints((0..<na).filter { links[$0] == nil })
         var pending: [(address: Int, scored: [Candidate])] = []
         for a in 0..<na where links[a] == nil {
-            pending.append((a, try world.scoreCandidates(a)))
+            var scored = try world.scoreCandidates(a)
+            if world.atStreetOffset[a] != nil { scored.removeAll { $0.distance > Linker.coverClearance } }
+            pending.append((a, scored))
         }
         // The COVERS addresses pin the order of their faces; only worth listing when some address
         // is left to align.
@@ -340,7 +347,8 @@ public struct Linker: Sendable {
             var best = ch.candidate
             world.assigned[a] = best.building
             if let given = world.offLine[a]?.given { best.distance = Planar.distance(from: given, toRings: world.rings(best.building)) }
-            let method: LinkMethod = best.distance <= options.bufferMeters ? .buffer : .nearest
+            let method: LinkMethod = world.atStreetOffset[a] != nil && best.distance == 0 ? .covers
+                : best.distance <= options.bufferMeters ? .buffer : .nearest
             links[a] = TileLink(building: Int32(bIdx[best.building]), method: method,
                             confidence: Linker.confidence(method: method, distance: best.distance, cost: ch.cost,
                                                           runnerUp: ch.runnerUp, directional: best.directional,
@@ -375,6 +383,7 @@ public struct Linker: Sendable {
                                                            amongSeveral: world.coverCount[a] > 1)
                     l.homeBeside = besideFree.contains(b)
                 } else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
+                if l.method != .covers, world.atStreetOffset[a] != nil { l.confidence = Linker.insideAnother(l.confidence) }
                 if let read = world.offLine[a] {
                     l.confidence = Linker.sideOfLine(l.confidence, evidence: read.evidence, radius: options.searchMeters)
                 }

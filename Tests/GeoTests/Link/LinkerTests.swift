@@ -96,6 +96,35 @@ extension LinkResult {
         #expect(try scene(second: "Oak Street").link().link("1").confidence == 1)
     }
 
+    /// A geocoder sets every number of a street at one offset from its line. In a row of houses
+    /// on the street, 3's point slid 1 m past the party wall into 5's house, and 1's stands 1 m
+    /// inside its own: each is scored with the rest among the footprints within 3 m, so 3 goes
+    /// next door (BUFFER) and 1 keeps its house (COVERS). Among points at offsets of their own,
+    /// as rooftop points stand, 3's point stays 5's house's. 3's confidence is halved: the house
+    /// its point stands in holds a claim on it too.
+    @Test func aCoveredPointAtItsStreetsGeocoderOffsetIsScoredWithTheRest() throws {
+        func scene(offsets: [Double]) -> Scene {
+            var s = Scene()
+            s.road("main", "LINESTRING(-20 0,60 0)", name: "Main Street")
+            for (k, x) in [0.0, 10, 20, 30].enumerated() {
+                s.building("h\(2 * k + 1)", "POLYGON((\(x) 5,\(x + 10) 5,\(x + 10) 15,\(x) 15,\(x) 5))")
+            }
+            for (k, x) in [9.0, 21, 25, 35].enumerated() { s.address("\(2 * k + 1)", x, offsets[k], number: "\(2 * k + 1)") }
+            return s
+        }
+        var o = LinkerOptions()
+        o.explain = ["3"]
+        let r = try scene(offsets: [7, 7, 7, 7]).link(o)
+        #expect(r.link("3").buildingID == "h3" && r.link("3").method == .buffer && r.link("3").distance == 1)
+        #expect(r.link("3").confidence > 0 && r.link("3").confidence <= Linker.outsideCeiling / 2)  // 5's house holds a claim too
+        #expect(r.link("1").buildingID == "h1" && r.link("1").method == .covers && r.link("1").distance == 0)
+        #expect(r.link("5").buildingID == "h5" && r.link("5").method == .covers)
+        #expect(r.explanations.first?.coveringAtStreetOffset == "h5")
+        let rooftops = try scene(offsets: [7.3, 7, 9.6, 8.2]).link(o)
+        #expect(rooftops.link("3").buildingID == "h5" && rooftops.link("3").method == .covers)
+        #expect(rooftops.explanations.first?.coveringAtStreetOffset == nil)
+    }
+
     @Test func pointInACourtyardHoleIsNotCovered() throws {
         var s = Scene()
         s.building("ring", "POLYGON((0 0,30 0,30 30,0 30,0 0),(10 10,20 10,20 20,10 20,10 10))")

@@ -1,0 +1,41 @@
+/// Covered points a street-range geocoder set. Such a geocoder puts the numbers of a street at
+/// one offset from the street's line, worked out from that line, so its points stand at one
+/// distance from the line to the centimetre, whatever the houses behind them. Where the houses
+/// stand on the street line (an old town's rows) that offset lands inside a house, often the
+/// neighbour's, and the covering footprint then says no more than the next one would. A point
+/// given for its building (a rooftop, an entrance, a label point) stands where its house stands,
+/// and houses set back alike still differ by decimetres. So a covered point within
+/// `Linker.coverClearance` of another home whose offset from its own street's line the street's
+/// other points within `LinkWeights.numberRadius` share (within `offsetAgreement`, at least
+/// `offsetNeighbours` of them and half or more) is scored, aligned and assigned with the points
+/// outside, among the footprints within that clearance only (its covering footprint at distance
+/// 0): a geocoder's slide moves a point into the next house, not past it. It is linked as
+/// COVERS where it keeps a footprint covering it.
+extension LinkWorld {
+    /// How near two points' offsets from their street's line agree when one rule set both (metres).
+    static let offsetAgreement = 0.05
+    /// The least count of the street's other points that must share the offset.
+    static let offsetNeighbours = 2
+
+    /// The distance from address `a`'s point to its own street's line; nil when the street has
+    /// no line within the street search.
+    func streetOffset(_ a: Int) -> Double? {
+        guard let anchor = streetAnchor(a), anchor.named else { return nil }
+        return Planar.length(Planar.sub(points[a], anchor.point))
+    }
+
+    /// True when address `a`'s point stands off its street's line at the offset its street's
+    /// other points around it share, as a geocoder sets them (see above). Read from the points as
+    /// given, before any point on a line is read off it.
+    func standsAtStreetOffset(_ a: Int) -> Bool {
+        guard let key = streetKeys[a], let mine = streetOffset(a), mine > Self.onLine else { return false }
+        let p = points[a], r = options.weights.numberRadius
+        var neighbours = 0, agree = 0
+        addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
+            guard j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r, let o = streetOffset(j) else { return }
+            neighbours += 1
+            if abs(o - mine) <= Self.offsetAgreement { agree += 1 }
+        }
+        return agree >= Self.offsetNeighbours && 2 * agree >= neighbours
+    }
+}
