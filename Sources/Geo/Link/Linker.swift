@@ -308,11 +308,14 @@ public struct Linker: Sendable {
         var links = [TileLink?](repeating: nil, count: na)
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
-                if world.clearance(a, covering: b) < Linker.coverClearance, world.standsAtStreetOffset(a) {
+                let clearance = world.clearance(a, covering: b)
+                if clearance < Linker.coverClearance, world.standsAtStreetOffset(a) {
                     world.atStreetOffset[a] = b
                     continue
                 }
-                links[a] = TileLink(building: Int32(bIdx[b]), method: .covers, confidence: 0, distance: 0, streetMatch: false)
+                links[a] = TileLink(building: Int32(bIdx[b]), method: .covers,
+                                    confidence: Linker.coversConfidence(clearance: clearance, amongSeveral: world.coverCount[a] > 1),
+                                    distance: 0, streetMatch: false)
                 world.assigned[a] = b
             }
         }
@@ -365,9 +368,9 @@ public struct Linker: Sendable {
     }
 
     /// The links of the addresses the tile owns, in global indexes, from the tile's links
-    /// (`links`, by local index): street match, COVERS confidence, the unmatched with their
-    /// nearest footprints, the repaired footprints; and the footprints `coveringBesideFreeHome`
-    /// found, for the explanations.
+    /// (`links`, by local index): street match, the COVERS confidence of a point the assignment
+    /// kept in its footprint (`StreetOffset`), the unmatched with their nearest footprints, the
+    /// repaired footprints; and the footprints `coveringBesideFreeHome` found, for the explanations.
     private func ownLinks(_ links: [TileLink?], world: LinkWorld, tile: TileGrid.Tile,
                           layers: ProjectedLayers) throws -> (TileLinks, Set<Int>) {
         let aIdx = tile.addresses, bIdx = tile.buildings
@@ -379,8 +382,12 @@ public struct Linker: Sendable {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
                 if l.method == .covers {
-                    l.confidence = Linker.coversConfidence(clearance: world.clearance(a, covering: b),
-                                                           amongSeveral: world.coverCount[a] > 1)
+                    // A covered point a geocoder set, kept by the assignment: its COVERS confidence,
+                    // worked out with the first tier's for the others.
+                    if world.atStreetOffset[a] != nil {
+                        l.confidence = Linker.coversConfidence(clearance: world.clearance(a, covering: b),
+                                                               amongSeveral: world.coverCount[a] > 1)
+                    }
                     l.homeBeside = besideFree.contains(b)
                 } else if !l.streetMatch, world.streetKeys[a] != nil { l.confidence = Linker.streetMismatch(l.confidence) }
                 if l.method != .covers, world.atStreetOffset[a] != nil { l.confidence = Linker.insideAnother(l.confidence) }

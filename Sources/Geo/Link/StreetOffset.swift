@@ -26,16 +26,25 @@ extension LinkWorld {
 
     /// True when address `a`'s point stands off its street's line at the offset its street's
     /// other points around it share, as a geocoder sets them (see above). Read from the points as
-    /// given, before any point on a line is read off it.
+    /// given, before any point on a line is read off it. A neighbour whose street has no line near
+    /// shares no offset. The offsets are read only until the answer is known (most covered points
+    /// are a rooftop's, and their first neighbours already disagree).
     func standsAtStreetOffset(_ a: Int) -> Bool {
         guard let key = streetKeys[a], let mine = streetOffset(a), mine > Self.onLine else { return false }
         let p = points[a], r = options.weights.numberRadius
-        var neighbours = 0, agree = 0
+        var street: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            guard j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r, let o = streetOffset(j) else { return }
-            neighbours += 1
-            if abs(o - mine) <= Self.offsetAgreement { agree += 1 }
+            if j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
         }
-        return agree >= Self.offsetNeighbours && 2 * agree >= neighbours
+        let need = max(Self.offsetNeighbours, (street.count + 1) / 2)
+        var agree = 0
+        for (k, j) in street.enumerated() {
+            guard agree + street.count - k >= need else { return false }
+            if let o = streetOffset(j), abs(o - mine) <= Self.offsetAgreement {
+                agree += 1
+                if agree >= need { return true }
+            }
+        }
+        return false
     }
 }
