@@ -62,6 +62,8 @@ import Testing
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let e = try #require(obj["explain"] as? [String: Any])
         #expect(e["chosen"] as? String == String(row[1]) && (e["candidates"] as? [Any])?.isEmpty == false)
+        // A street-side point is no covered point a geocoder set.
+        #expect(e["covering_at_street_offset"] is NSNull && e["free_home_beside"] as? Bool == false)
     }
 
     @Test func checkReportsAccuracyAndMinAccuracyFails() throws {
