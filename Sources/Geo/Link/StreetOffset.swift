@@ -9,8 +9,9 @@
 /// other points within `LinkWeights.numberRadius` share (within `offsetAgreement`, at least
 /// `offsetNeighbours` of them and half or more) is scored, aligned and assigned with the points
 /// outside, among the footprints within that clearance only (its covering footprint at distance
-/// 0): a geocoder's slide moves a point into the next house, not past it. It is linked as
-/// COVERS where it keeps a footprint covering it.
+/// 0, its ray cast to the wall the point would leave it by, as for any footprint): a geocoder's
+/// slide moves a point into the next house, not past it. It is linked as COVERS where it keeps a
+/// footprint covering it.
 extension LinkWorld {
     /// How near two points' offsets from their street's line agree when one rule set both (metres).
     static let offsetAgreement = 0.05
