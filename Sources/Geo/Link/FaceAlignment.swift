@@ -58,19 +58,20 @@ struct FaceAlignment {
     /// centres there is no evidence; a point that stands deeper is.
     /// Each of `homes` (places along the street, sorted) that lies strictly between the
     /// footprints of two numbers matched one after the other costs `passOver`.
-    /// `entries` come in number order (`inNumberOrder`); `shareable(b)` says a
-    /// footprint holds several households.
+    /// `entries` come in number order (`inNumberOrder`); `share(b)` is what a second household
+    /// on footprint `b` costs (units of one number are one household, and share for nothing),
+    /// nil where the footprint holds one household only.
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
                       behind: @escaping (Int, Int) -> Int = { _, _ in 0 }, depthApart: Double = .infinity,
-                      shareable: (Int) -> Bool) -> [Int: Int] {
+                      share: (Int) -> Double?) -> [Int: Int] {
         guard entries.count > 1 else { return [:] }
         // Each option's mark among the homes, worked out once for both directions: the DP then
         // counts the homes between two options by a subtraction.
         let marks = passOver > 0 ? entries.map { $0.options.map { mark(homes, $0.along) } } : []
         let rules = Rules(leaveOut: leaveOut, backstep: backstep, marks: marks, passOver: passOver,
                           behind: behind, depthApart: depthApart)
-        let up = solve(entries, direction: 1, rules, shareable: shareable)
-        let down = solve(entries, direction: -1, rules, shareable: shareable)
+        let up = solve(entries, direction: 1, rules, share: share)
+        let down = solve(entries, direction: -1, rules, share: share)
         return (down.total < up.total ? down : up).matched
     }
 
@@ -165,7 +166,7 @@ struct FaceAlignment {
 
     /// A dynamic programme over (entry, option): the least cost of matching entries 0...i with
     /// entry i matched to that option, its predecessor the last entry matched before it.
-    private static func solve(_ entries: [Entry], direction: Double, _ rules: Rules, shareable: (Int) -> Bool)
+    private static func solve(_ entries: [Entry], direction: Double, _ rules: Rules, share: (Int) -> Double?)
         -> (total: Double, matched: [Int: Int]) {
         let leaveOut = rules.leaveOut, backstep = rules.backstep, passOver = rules.passOver
         let n = entries.count
@@ -186,7 +187,10 @@ struct FaceAlignment {
                         var c = table[j][k].cost + skipped
                         guard c < best.cost else { continue }
                         if po.building == o.building {
-                            guard prev.household == e.household || shareable(o.building) else { continue }
+                            if prev.household != e.household {
+                                guard let shared = share(o.building) else { continue }
+                                c += shared
+                            }
                         } else {
                             let back = direction * (po.along - o.along)
                             if back > 0 && !rules.deeper(prev, po.building, e, o.building) { c += backstep * back }
@@ -346,7 +350,13 @@ extension LinkWorld {
     /// streets whose addresses take each footprint first (`bestOf`).
     private func alignFace(_ entries: [FaceAlignment.Entry], on chain: Int, held: Set<Int>,
                            bestOf: [Int: Set<String>]) -> [Int: Int] {
-        let shareable = { (b: Int) in self.attrs.multiUnitClass[self.bIdx[b]] }
+        // A footprint whose class names several households holds a second for nothing; one of
+        // `sharedFootprint` or more may hold one at what the assignment charges for it.
+        let weights = options.weights
+        let share = { (b: Int) -> Double? in
+            if self.attrs.multiUnitClass[self.bIdx[b]] { return 0 }
+            return self.areas[b] >= weights.sharedFootprint ? weights.occupiedPenalty : nil
+        }
         // Two houses one behind the other are told apart only by points that many metres apart in
         // depth (`align`'s `depthApart`); a face whose points all stand alike (a geocoder's) has
         // none, and needs the spans of its homes only, for `standingBehind`.
@@ -370,6 +380,7 @@ extension LinkWorld {
         }
         return FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
                                    homes: homes, passOver: options.weights.passOver,
-                                   behind: stacked, depthApart: options.weights.alignTolerance, shareable: shareable)
+                                   behind: stacked, depthApart: options.weights.alignTolerance, share: share)
     }
 }
+

@@ -53,6 +53,11 @@ public struct LinkWeights: Sendable, Equatable {
     /// or it is the best footprint of an address of another street (a corner house numbered on
     /// the cross street): on a run of numbered houses every house takes a number.
     public var passOver = 6.0
+    /// A footprint of this many square metres or more may hold a second household of a face in
+    /// its alignment, at `occupiedPenalty` (what the assignment charges for it), where a smaller
+    /// one whose class does not name several households holds one: a block of flats or a terrace
+    /// drawn as one footprint.
+    public var sharedFootprint = 300.0
     /// The alignment reads an address's cost for a footprint above its own best less this much:
     /// a difference smaller than a point's common error along the street (a geocoder's slide, a
     /// door at one end of a wide front) says nothing of which house is its own, so there the
@@ -114,7 +119,8 @@ public struct LinkWeights: Sendable, Equatable {
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),
         ("orderPenalty", \.orderPenalty, false), ("orderAgreement", \.orderAgreement, false), ("orderApart", \.orderApart, false),
-        ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("alignTolerance", \.alignTolerance, false),
+        ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("sharedFootprint", \.sharedFootprint, false),
+        ("alignTolerance", \.alignTolerance, false),
         ("recessCost", \.recessCost, false),
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),

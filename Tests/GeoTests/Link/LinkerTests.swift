@@ -311,6 +311,29 @@ extension LinkResult {
         #expect(b.addressCount == 3 && b.isMultiUnit)
     }
 
+    /// A block of flats drawn as one untagged footprint (360 m²) holds numbers 1 and 3, whose
+    /// entrances' points stand before it; 5 and 7 stand before the next two houses. The face's
+    /// alignment lets 1 and 3 share the block, at what the assignment charges a second household
+    /// there: a footprint of `sharedFootprint` (300 m²) or more may hold several households.
+    /// Under it, the block holds one household in the alignment, which leaves 1 or 3 out.
+    @Test func aLargeFootprintMayHoldASecondNumberOfItsFace() throws {
+        var s = Scene()
+        s.road("r", "LINESTRING(-20 0,100 0)", name: "Main Street")
+        s.building("block", "POLYGON((0 -5,30 -5,30 -17,0 -17,0 -5))")
+        for (id, x) in [("b", 34.0), ("c", 48.0)] {
+            s.building(id, "POLYGON((\(x) -5,\(x + 10) -5,\(x + 10) -17,\(x) -17,\(x) -5))")
+        }
+        for (n, x) in [("1", 8.0), ("3", 22.0), ("5", 39.0), ("7", 53.0)] { s.address("n" + n, x, -3, number: n) }
+        var o = LinkerOptions()
+        o.explain = ["n1", "n3"]
+        let shared = try s.link(o)
+        #expect(shared.explanations.map(\.aligned) == ["block", "block"])
+        #expect(["n1", "n3", "n5", "n7"].map { shared.link($0).buildingID } == ["block", "block", "b", "c"])
+        o.weights.sharedFootprint = 400
+        let single = try s.link(o)
+        #expect(single.explanations.filter { $0.aligned == "block" }.count == 1)
+    }
+
     /// Two footprints side by side (wall x=0) and a point in front of their shared corner,
     /// 6 m from both; `east` covers the points of `covered` (street, number).
     func cornerScene(covered: [(String, String)], eastClass: String? = nil) throws -> Link {
@@ -594,7 +617,7 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     @Test func orderHoldsSlidPointsOnTheirOwnHouses() {
-        let got = FaceAlignment.align(slidRow(), leaveOut: 80, backstep: 2, shareable: { _ in false })
+        let got = FaceAlignment.align(slidRow(), leaveOut: 80, backstep: 2, share: { _ in nil })
         #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
     }
 
@@ -602,7 +625,7 @@ struct SeededRandom: RandomNumberGenerator {
         var row = slidRow()
         for k in row.indices { row[k].number = Double(200 - 2 * k) }
         row.reverse()
-        let got = FaceAlignment.align(row, leaveOut: 80, backstep: 2, shareable: { _ in false })
+        let got = FaceAlignment.align(row, leaveOut: 80, backstep: 2, share: { _ in nil })
         #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
     }
 
@@ -622,21 +645,24 @@ struct SeededRandom: RandomNumberGenerator {
         let given = [slid(2, "10b", 0), slid(0, "10", 1), slid(1, "10a", 2)]
         let ordered = FaceAlignment.inNumberOrder(given)
         #expect(ordered.map { String($0.numberText) } == ["10", "10a", "10b"])
-        let align = { (entries: [Entry]) in FaceAlignment.align(entries, leaveOut: 80, backstep: 1000, shareable: { _ in false }) }
+        let align = { (entries: [Entry]) in FaceAlignment.align(entries, leaveOut: 80, backstep: 1000, share: { _ in nil }) }
         #expect(align(ordered) == [0: 0, 1: 1, 2: 2])
         let byKey = given.sorted { ($0.household, $0.rank) < ($1.household, $1.rank) }
         #expect(byKey.map { String($0.numberText) } == ["10a", "10b", "10"])
         #expect(align(byKey) == [0: 0, 1: 2, 2: 1])
     }
 
-    @Test func twoNumbersShareAFootprintOnlyWhenItHoldsSeveralHouseholds() {
+    @Test func twoNumbersShareAFootprintOnlyWhereItMayHoldSeveralHouseholds() {
         let one = [Option(building: 7, along: 0, extra: 0)]
         let entries = [Entry(slot: 0, number: 1, at: 0, household: "1", rank: 0, options: one),
                        Entry(slot: 1, number: 3, at: 0, household: "3", rank: 1, options: one)]
-        let single = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in false })
+        let single = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, share: { _ in nil })
         #expect(single.count == 1)
-        let shared = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, shareable: { _ in true })
+        let shared = FaceAlignment.align(entries, leaveOut: 10, backstep: 2, share: { _ in 0 })
         #expect(shared == [0: 7, 1: 7])
+        // A second household at a price: shared where leaving a number out costs more.
+        #expect(FaceAlignment.align(entries, leaveOut: 10, backstep: 2, share: { _ in 20 }).count == 1)
+        #expect(FaceAlignment.align(entries, leaveOut: 80, backstep: 2, share: { _ in 20 }) == [0: 7, 1: 7])
     }
 
     @Test func locateRunsOnPastTheEnds() {

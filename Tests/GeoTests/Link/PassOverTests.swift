@@ -21,10 +21,10 @@ import Testing
 
     @Test func aHomePassedOverCostsSoTheRunTakesEveryHouse() {
         let got = FaceAlignment.align(slidRun(), leaveOut: 80, backstep: 1000, homes: [8, 16], passOver: 6,
-                                      shareable: { _ in false })
+                                      share: { _ in nil })
         #expect(got == [0: 0, 1: 1, 2: 2, 3: 3])
         let free = FaceAlignment.align(slidRun(), leaveOut: 80, backstep: 1000, homes: [8, 16], passOver: 0,
-                                       shareable: { _ in false })
+                                       share: { _ in nil })
         #expect(free == [0: 0, 1: 9, 2: 1, 3: 3])
     }
 
@@ -32,7 +32,7 @@ import Testing
     /// it over is free, and the nearer footprints win.
     @Test func aFootprintThatIsNoHomeOfTheStreetIsPassedOverFree() {
         let got = FaceAlignment.align(slidRun(), leaveOut: 80, backstep: 1000, homes: [8], passOver: 6,
-                                      shareable: { _ in false })
+                                      share: { _ in nil })
         #expect(got == [0: 0, 1: 9, 2: 1, 3: 3])
     }
 
@@ -82,7 +82,7 @@ import Testing
         #expect(counted == [4, 12, 14, 20, 28])
         #expect(front == [4, 12, 20, 28])
         let align = { (homes: [Double]) in
-            FaceAlignment.align(face, leaveOut: 80, backstep: 1000, homes: homes, passOver: 6, shareable: { _ in false })
+            FaceAlignment.align(face, leaveOut: 80, backstep: 1000, homes: homes, passOver: 6, share: { _ in nil })
         }
         #expect(align(counted)[1] == 10)
         #expect(align(front) == [0: 1, 1: 3, 2: 5, 3: 7])

@@ -42,7 +42,7 @@ import Testing
         let s = spans(front: 5.1, back: 5.0)
         let align = { (depths: (Double, Double), apart: Double) in
             FaceAlignment.align(self.face(s, depths: depths, firstOwn: 1), leaveOut: 80, backstep: 1000,
-                                behind: self.behind(s), depthApart: apart, shareable: { _ in false })
+                                behind: self.behind(s), depthApart: apart, share: { _ in nil })
         }
         #expect(align((2, 14), 6) == [0: 0, 1: 1, 2: 2, 3: 3])
         #expect(align((2, 14), .infinity) == [0: 0, 1: 2, 2: 1, 3: 3])
