@@ -32,7 +32,7 @@ PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The weights swept; their defaults are read from `flyr link --help`, which lists each name=value.
 SWEEP = ["orderPenalty", "leaveOut", "occupiedPenalty", "cornerPenalty", "turnCost", "acrossRoadPenalty", "outbuildingPenalty",
          "smallFootprintPenalty", "smallFootprint", "annexShare", "annexFootprint", "numberOrderCost", "endReach", "beyondEndCost", "frontYard",
-         "orderAgreement", "orderApart", "passOver", "alignTolerance", "recessCost"]
+         "orderAgreement", "orderApart", "passOver", "sharedFootprint", "alignTolerance", "recessCost"]
 
 
 def weight_defaults():
