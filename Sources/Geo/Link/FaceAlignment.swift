@@ -383,4 +383,3 @@ extension LinkWorld {
                                    behind: stacked, depthApart: options.weights.alignTolerance, share: share)
     }
 }
-
