@@ -355,7 +355,7 @@ extension LinkWorld {
         let weights = options.weights
         let share = { (b: Int) -> Double? in
             if self.attrs.multiUnitClass[self.bIdx[b]] { return 0 }
-            return self.areas[b] >= weights.sharedFootprint ? weights.occupiedPenalty : nil
+            return self.mayHoldSeveral(b) ? weights.occupiedPenalty : nil
         }
         // Two houses one behind the other are told apart only by points that many metres apart in
         // depth (`align`'s `depthApart`); a face whose points all stand alike (a geocoder's) has

@@ -249,6 +249,12 @@ final class LinkWorld {
     static func multiUnitByClass(_ b: Building) -> Bool { b.buildingClass.map(multiUnitClasses.contains) ?? false }
     static let multiUnitClasses: Set<String> = ["apartments", "dormitory", "semidetached_house", "terrace", "hotel", "commercial", "retail", "office"]
 
+    /// True when footprint `b` may hold several households: its class says so, or it covers
+    /// `sharedFootprint` or more (a block of flats or a terrace drawn as one footprint).
+    func mayHoldSeveral(_ b: Int) -> Bool {
+        attrs.multiUnitClass[bIdx[b]] || areas[b] >= options.weights.sharedFootprint
+    }
+
     /// Metres within which a point counts as on the footprint's edge: absorbs the round-off of
     /// projecting degrees to metres, far below any survey precision.
     static let coverTolerance = 1e-6

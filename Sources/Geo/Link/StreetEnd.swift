@@ -87,20 +87,26 @@ extension LinkWorld {
 
     /// True when the numbers at this street end are piled: at least three house numbers of the
     /// street have their points at it, twice as many as the footprints nearest those points.
-    /// Points placed at their own houses stand each by its own footprint; a pile of numbers by
-    /// one or two footprints is what a geocoder leaves where the line it follows stops. A pile
-    /// whose points a road separates is noted in `straddledEnds`.
+    /// Points placed at their own houses stand each by its own footprint, or by a building of
+    /// several households (`mayHoldSeveral`), which does not count; a pile of numbers by one or
+    /// two footprints is what a geocoder leaves where the line it follows stops. A pile whose
+    /// points a road separates is noted in `straddledEnds`.
     func isPiled(_ end: StreetEnd, street: String?) throws -> Bool {
         if let known = piledEnds[end.key] { return known }
         let r = options.searchMeters, e = end.origin
         var numbers = Set<String>(), nearest = Set<Int>(), at: [Coord] = []
         for j in addressIndex.query(BBox(around: e, radius: r))
         where streetKeys[j] == street && attrs.numbers[aIdx[j]] != nil && streetEnd(j)?.key == end.key {
-            numbers.insert(houseKey(j))
-            at.append(points[j])
             let best = footprints(near: points[j], within: r).min {
                 $0.distance != $1.distance ? $0.distance < $1.distance : buildingRank($0.building) < buildingRank($1.building)
             }
+            // A number before a building of several households (within a front yard of it, and
+            // not at the offset a geocoder gives its street) stands at its own house, as its
+            // neighbours do there: it is no part of a pile.
+            if let best, best.distance <= options.weights.frontYard, mayHoldSeveral(best.building),
+               !standsAtStreetOffset(j) { continue }
+            numbers.insert(houseKey(j))
+            at.append(points[j])
             if let best { nearest.insert(best.building) }
         }
         let piled = numbers.count >= 3 && numbers.count >= 2 * nearest.count

@@ -147,6 +147,31 @@ import Testing
         #expect(try linked(endReach: LinkWeights().endReach) == ["h6", "h8", "h10"])
         #expect(try linked(endReach: LinkWeights().endReach) == linked(endReach: 0))
     }
+
+    /// A block of flats (480 m²) at the street's end holds numbers 1 to 9, their entrances'
+    /// points 1–4 m before it at no common offset from the line; a house stands on the street's
+    /// continuation 30 m past the end. The numbers stand at their own building, not in a pile,
+    /// and all stay on the block. Taken for one household's house (`sharedFootprint` above its
+    /// size), the block leaves them a pile, and the house past the end takes some of them; so
+    /// do points a geocoder set, all 2 m off the line.
+    @Test func numbersBeforeABlockOfFlatsAtTheEndAreNoPile() throws {
+        let numbers = ["1", "3", "5", "7", "9"]
+        func scene(offset: (Int) -> Double) -> Scene {
+            var s = Scene()
+            s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+            s.building("block", "POLYGON((-30 5,10 5,10 17,-30 17,-30 5))")
+            s.building("past", "POLYGON((30 -5,40 -5,40 5,30 5,30 -5))")
+            for (i, n) in numbers.enumerated() { s.address("f\(n)", -8 + 4 * Double(i), offset(i), number: n) }
+            return s
+        }
+        let entrances = scene { 1.2 + 0.7 * Double($0) }
+        let flats = try entrances.link()
+        #expect(numbers.map { flats.link("f\($0)").buildingID } == numbers.map { _ in "block" })
+        let house = try entrances.link(\.sharedFootprint, 1e9)
+        #expect(numbers.contains { house.link("f\($0)").buildingID == "past" })
+        let geocoded = try scene { _ in 2 }.link()
+        #expect(numbers.contains { geocoded.link("f\($0)").buildingID == "past" })
+    }
 }
 
 /// Maple Street is missing from the extract: its five houses stand 40 m back from Dunkirk
