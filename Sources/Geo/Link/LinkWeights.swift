@@ -53,10 +53,11 @@ public struct LinkWeights: Sendable, Equatable {
     /// or it is the best footprint of an address of another street (a corner house numbered on
     /// the cross street): on a run of numbered houses every house takes a number.
     public var passOver = 6.0
-    /// A footprint of this many square metres or more may hold a second household of a face in
-    /// its alignment, at `occupiedPenalty` (what the assignment charges for it), where a smaller
-    /// one whose class does not name several households holds one: a block of flats or a terrace
-    /// drawn as one footprint.
+    /// A footprint of this many square metres or more may hold several households, as one whose
+    /// class names them does (`LinkWorld.mayHoldSeveral`): a block of flats or a terrace drawn as
+    /// one footprint. A face's alignment may give it a second number at `occupiedPenalty` (what the
+    /// assignment charges for it), and numbers standing before it at a street end are no pile
+    /// (`LinkWorld.isPiled`); a smaller footprint whose class names none holds one household.
     public var sharedFootprint = 300.0
     /// The alignment reads an address's cost for a footprint above its own best less this much:
     /// a difference smaller than a point's common error along the street (a geocoder's slide, a
