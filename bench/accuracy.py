@@ -32,7 +32,8 @@ PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The weights swept; their defaults are read from `flyr link --help`, which lists each name=value.
 SWEEP = ["orderPenalty", "leaveOut", "occupiedPenalty", "cornerPenalty", "turnCost", "acrossRoadPenalty", "outbuildingPenalty",
          "smallFootprintPenalty", "smallFootprint", "annexShare", "annexFootprint", "numberOrderCost", "endReach", "beyondEndCost", "frontYard",
-         "orderAgreement", "orderApart", "passOver", "sharedFootprint", "alignTolerance", "recessCost"]
+         "orderAgreement", "orderApart", "passOver", "sharedFootprint", "alignTolerance", "recessCost", "setOutPenalty",
+         "setOutReach"]
 
 
 def weight_defaults():

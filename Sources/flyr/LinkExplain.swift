@@ -29,12 +29,12 @@ enum LinkExplain {
         if let chosen = e.chosen, let cost = e.cost {
             s += "\n  assignment: \(chosen) at \(f(cost)), runner-up \(e.runnerUp.map { $0.isFinite ? f($0) : "none" } ?? "none")"
         }
-        s += "\n  building                               distance    ray   turn  number  outbuilding  across  score  order  occupancy  total"
+        s += "\n  building                               distance    ray   turn  number  outbuilding  across  set out  score  order  occupancy  total"
         for c in e.candidates {
             let turn = c.pastStreetEnd ? "end" : c.turnDegrees.map { "\(Int($0.rounded()))°" + (c.facing ? "" : "←") } ?? "-"
             s += "\n  " + [pad(c.buildingID, 38), lpad(f(c.distance), 8), lpad(f(c.ray), 6), lpad(turn, 6),
                            lpad(f(c.numberSpot), 7), lpad(f(c.outbuilding), 12), lpad(f(c.acrossRoad), 7),
-                           lpad(f(c.score), 6), lpad(f(c.order), 6), lpad(f(c.occupancy), 10), lpad(f(c.total), 6)].joined(separator: " ")
+                           lpad(f(c.setOut), 8), lpad(f(c.score), 6), lpad(f(c.order), 6), lpad(f(c.occupancy), 10), lpad(f(c.total), 6)].joined(separator: " ")
         }
         return s
     }
@@ -50,7 +50,7 @@ enum LinkExplain {
         s += e.candidates.map { c in
             "{\"building_id\":\(q(c.buildingID)),\"distance\":\(f(c.distance)),\"ray\":\(f(c.ray)),"
                 + "\"turn_degrees\":\(c.turnDegrees.map(f) ?? "null"),\"facing\":\(c.facing),\"number_spot\":\(f(c.numberSpot)),"
-                + "\"outbuilding\":\(f(c.outbuilding)),\"across_road\":\(f(c.acrossRoad)),\"score\":\(f(c.score)),"
+                + "\"outbuilding\":\(f(c.outbuilding)),\"across_road\":\(f(c.acrossRoad)),\"set_out\":\(f(c.setOut)),\"score\":\(f(c.score)),"
                 + "\"past_street_end\":\(c.pastStreetEnd),\"order\":\(f(c.order)),\"occupancy\":\(f(c.occupancy)),\"total\":\(f(c.total))}"
         }.joined(separator: ",")
         return s + "]}"

@@ -16,6 +16,9 @@ public struct LinkExplanation: Sendable, Equatable {
         public var numberSpot: Double
         public var outbuilding: Double
         public var acrossRoad: Double
+        /// `setOutPenalty` when the address's street's points were set out from their houses and
+        /// this one stands set out before another footprint (`LinkWorld.chargeSetOut`).
+        public var setOut: Double
         /// The score the candidate had after step 2: the sum of the terms above, or, for a
         /// footprint scored along a line (`pastStreetEnd`), its cost from that line.
         public var score: Double
@@ -99,7 +102,7 @@ extension LinkWorld {
             e.candidates.append(LinkExplanation.Candidate(
                 buildingID: buildingID(c.building), distance: c.distance, ray: t.ray,
                 turnDegrees: t.turn.map { $0 * 180 / Double.pi }, facing: t.facing, numberSpot: t.numberSpot,
-                outbuilding: t.outbuilding, acrossRoad: t.acrossRoad, score: c.cost, pastStreetEnd: c.pastEnd,
+                outbuilding: t.outbuilding, acrossRoad: t.acrossRoad, setOut: c.setOut, score: c.cost, pastStreetEnd: c.pastEnd,
                 order: aligned.map { $0 == c.building ? 0 : w.orderPenalty } ?? 0,
                 occupancy: occupancy.added(houseKey(a), to: held[c.building] ?? [])))
         }

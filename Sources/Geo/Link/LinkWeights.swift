@@ -71,6 +71,14 @@ public struct LinkWeights: Sendable, Equatable {
     /// one whose front reaches the street there. Small beside `passOver`: one point's recess
     /// breaks what the tolerance leaves even, but never outweighs a house in the count.
     public var recessCost = 0.3
+    /// A footprint the point does not stand set out before, where its street's points were set
+    /// out from their houses and it stands so before another (`LinkWorld.chargeSetOut`): as much
+    /// as a second household, since a point on one house's shortest way to the street was put
+    /// there from that house, whatever its ray, size or number spot say of another.
+    public var setOutPenalty = 20.0
+    /// How far from its house a set-out point may stand (metres): a front yard and the pavement
+    /// before it.
+    public var setOutReach = 13.0
     /// Candidates costing more than this above the address's best are not aligned.
     public var alignWindow = 30.0
     /// A point this near the open end of its street's line may stand for a house beyond it
@@ -123,6 +131,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("leaveOut", \.leaveOut, false), ("passOver", \.passOver, false), ("sharedFootprint", \.sharedFootprint, false),
         ("alignTolerance", \.alignTolerance, false),
         ("recessCost", \.recessCost, false),
+        ("setOutPenalty", \.setOutPenalty, false), ("setOutReach", \.setOutReach, false),
         ("alignWindow", \.alignWindow, false),
         ("backstepCost", \.backstepCost, false), ("towardStreetCost", \.towardStreetCost, false),
         ("endReach", \.endReach, false), ("beyondEndCost", \.beyondEndCost, false), ("frontYard", \.frontYard, false),

@@ -311,11 +311,14 @@ final class LinkWorld {
     /// The same for `placeOnStreet`.
     private var places: [StreetPlace] = []
     private var placeState: [UInt8] = []
+    /// The same for `isSetOut`.
+    var setOutState: [UInt8] = []
 
     /// Forgets where address `a` meets its street, after its point moved.
     func forgetPlace(_ a: Int) {
         if !anchorState.isEmpty { anchorState[a] = 0 }
         if !placeState.isEmpty { placeState[a] = 0 }
+        if !setOutState.isEmpty { setOutState[a] = 0 }
     }
 
     /// Reads each of these points on their road's line at its place off the line
@@ -442,6 +445,7 @@ final class LinkWorld {
             }
             if charged { sortByCost(&out) }
         }
+        chargeSetOut(a, &out)
         return out
     }
 

@@ -426,6 +426,9 @@ struct Candidate {
     /// What the footprint costs as the garage or shed of the home the point stands by
     /// (`LinkWorld.annexCost`), within `cost`.
     var annex = 0.0
+    /// What the footprint costs as one the point does not stand set out before, where its
+    /// street's points were set out from their houses (`LinkWorld.chargeSetOut`), within `cost`.
+    var setOut = 0.0
 }
 
 /// The linker's per-address and per-segment attributes (id ranks, street and house keys, house

@@ -167,7 +167,7 @@ extension LinkWorld {
             let from = along > 0 && lost ? Coord(o.x + end.dir.x * along, o.y + end.dir.y * along) : p
             if try crossesRoad(from, Planar.closestPoint(on: rings(b), to: from)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
-                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0 }
+                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0; out[k].setOut = 0 }
             } else {
                 out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false,
                                      pastEnd: true))

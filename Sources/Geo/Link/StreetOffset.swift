@@ -19,9 +19,10 @@ extension LinkWorld {
     static let offsetNeighbours = 2
 
     /// The distance from address `a`'s point to its own street's line; nil when the street has
-    /// no line within the street search.
-    func streetOffset(_ a: Int) -> Double? {
-        guard let anchor = streetAnchor(a), anchor.named else { return nil }
+    /// no line within the street search. With `orRoad`, to the road its street search fell back
+    /// to where its street has none (`streetAnchor`).
+    func streetOffset(_ a: Int, orRoad: Bool = false) -> Double? {
+        guard let anchor = streetAnchor(a), anchor.named || orRoad else { return nil }
         return Planar.length(Planar.sub(points[a], anchor.point))
     }
 
@@ -29,9 +30,11 @@ extension LinkWorld {
     /// other points around it share, as a geocoder sets them (see above). Read from the points as
     /// given, before any point on a line is read off it. A neighbour whose street has no line near
     /// shares no offset. The offsets are read only until the answer is known (most covered points
-    /// are a rooftop's, and their first neighbours already disagree).
-    func standsAtStreetOffset(_ a: Int) -> Bool {
-        guard let key = streetKeys[a], let mine = streetOffset(a), mine > Self.onLine else { return false }
+    /// are a rooftop's, and their first neighbours already disagree). With `orRoad`, a street
+    /// with no line is read against the road its street search fell back to, as a geocoder
+    /// falling back to the nearest road sets its points.
+    func standsAtStreetOffset(_ a: Int, orRoad: Bool = false) -> Bool {
+        guard let key = streetKeys[a], let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
         let p = points[a], r = options.weights.numberRadius
         var street: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
@@ -41,7 +44,7 @@ extension LinkWorld {
         var agree = 0
         for (k, j) in street.enumerated() {
             guard agree + street.count - k >= need else { return false }
-            if let o = streetOffset(j), abs(o - mine) <= Self.offsetAgreement {
+            if let o = streetOffset(j, orRoad: orRoad), abs(o - mine) <= Self.offsetAgreement {
                 agree += 1
                 if agree >= need { return true }
             }

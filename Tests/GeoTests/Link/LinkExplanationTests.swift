@@ -38,7 +38,7 @@ import Testing
             #expect(e.chosen == link.buildingID && e.candidates.first?.buildingID == link.buildingID)
             #expect(e.road == "main st" && e.roadIsOwnStreet && abs((e.roadDistance ?? 0) - 5) < 0.01)
             for c in e.candidates where !c.pastStreetEnd {
-                #expect(abs(c.ray + c.numberSpot + c.outbuilding + c.acrossRoad - c.score) < 1e-9)
+                #expect(abs(c.ray + c.numberSpot + c.outbuilding + c.acrossRoad + c.setOut - c.score) < 1e-9)
                 #expect(c.ray >= c.distance - 1e-9)
             }
         }
