@@ -2,10 +2,10 @@
 /// street) or a door point is set out from its house straight toward a street: it stands on the
 /// house's shortest way to that street, so its distance to the house plus its distance to the
 /// street is the house's distance from the street. Where one rule set the points, that holds to
-/// the millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's point meets it
-/// only where a wall happens to run true to the street. So where nearly every point of a street
-/// around an address (`setOutShare` of those outside every footprint, at least `setOutNeighbours`)
-/// stands so before some footprint, the address's candidates it does not stand so before cost
+/// a tenth of a millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's
+/// point meets it only where a wall happens to run true to the street. So where nearly every point around an
+/// address (`setOutShare` of those outside every footprint, at least `setOutNeighbours`) stands
+/// so before some footprint, the address's candidates it does not stand so before cost
 /// `LinkWeights.setOutPenalty` more, when one it does stands within `LinkWeights.setOutReach`,
 /// unless the point stands at the offset from its street's line (or, where its street has none,
 /// from the road its street search fell back to) that its street's points share
@@ -16,13 +16,13 @@
 /// point is set out toward the next one.
 extension LinkWorld {
     /// How near the point's two distances must add up to the house's distance from the street
-    /// (metres): the rounding of coordinates moves a point a centimetre, which changes the sum by
-    /// a hundredth of a millimetre on the shortest way, while a wall turned a degree off the
-    /// street changes it by centimetres.
-    static let setOutAgreement = 0.003
-    /// The least share of the street's points around an address that must stand set out.
+    /// (metres): rounding coordinates to 1e-7° moves a point up to half a centimetre, which
+    /// changes the sum by about a hundredth of a millimetre on the shortest way, while a wall
+    /// turned a degree off the street changes it by centimetres.
+    static let setOutAgreement = 0.0001
+    /// The least share of the points around an address that must stand set out.
     static let setOutShare = 0.9
-    /// The least count of the street's points around an address (itself among them) read.
+    /// The least count of the points around an address (itself among them) read.
     static let setOutNeighbours = 4
     /// Roads of another name within this many metres of the point may be the street it was set
     /// out toward.
@@ -76,18 +76,17 @@ extension LinkWorld {
         return yes
     }
 
-    /// True when `setOutShare` of the points of address `a`'s street within
-    /// `LinkWeights.numberRadius` (itself among them) stand set out, of at least
-    /// `setOutNeighbours` read.
+    /// True when `setOutShare` of the points within `LinkWeights.numberRadius` of address `a`'s
+    /// (itself among them, whatever their street: one rule placed a file's points) stand set
+    /// out, of at least `setOutNeighbours` read.
     func amongSetOutPoints(_ a: Int) -> Bool {
-        guard let key = streetKeys[a] else { return false }
         let p = points[a], r = options.weights.numberRadius
-        var street: [Int] = []
+        var around: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            if streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
+            if Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
         }
         var read = 0, setOut = 0
-        for j in street {
+        for j in around {
             guard let s = isSetOut(j) else { continue }
             read += 1
             if s { setOut += 1 }
@@ -97,7 +96,7 @@ extension LinkWorld {
 
     /// Charges `LinkWeights.setOutPenalty` to each of address `a`'s candidates its point does not
     /// stand set out before, when it stands so before one within `setOutReach`, among set-out
-    /// points of its street and not at its street's shared offset (see above); the candidates
+    /// points and not at its street's shared offset (see above); the candidates
     /// sorted again.
     func chargeSetOut(_ a: Int, _ out: inout [Candidate]) {
         let w = options.weights, p = points[a]

@@ -32,9 +32,11 @@ extension LinkWorld {
     /// shares no offset. The offsets are read only until the answer is known (most covered points
     /// are a rooftop's, and their first neighbours already disagree). With `orRoad`, a street
     /// with no line is read against the road its street search fell back to, as a geocoder
-    /// falling back to the nearest road sets its points.
+    /// falling back to the nearest road sets its points, and points naming no street are
+    /// compared with the others naming none.
     func standsAtStreetOffset(_ a: Int, orRoad: Bool = false) -> Bool {
-        guard let key = streetKeys[a], let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
+        let key = streetKeys[a]
+        guard key != nil || orRoad, let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
         let p = points[a], r = options.weights.numberRadius
         var street: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
