@@ -16,8 +16,8 @@ public struct LinkExplanation: Sendable, Equatable {
         public var numberSpot: Double
         public var outbuilding: Double
         public var acrossRoad: Double
-        /// `setOutPenalty` when the address's street's points were set out from their houses and
-        /// this one stands set out before another footprint (`LinkWorld.chargeSetOut`).
+        /// `setOutPenalty` when the points around the address's were set out from their houses
+        /// and its point stands set out before another footprint (`LinkWorld.chargeSetOut`).
         public var setOut: Double
         /// The score the candidate had after step 2: the sum of the terms above, or, for a
         /// footprint scored along a line (`pastStreetEnd`), its cost from that line.

@@ -71,7 +71,7 @@ public struct LinkWeights: Sendable, Equatable {
     /// one whose front reaches the street there. Small beside `passOver`: one point's recess
     /// breaks what the tolerance leaves even, but never outweighs a house in the count.
     public var recessCost = 0.3
-    /// A footprint the point does not stand set out before, where its street's points were set
+    /// A footprint the point does not stand set out before, where the points around it were set
     /// out from their houses and it stands so before another (`LinkWorld.chargeSetOut`): as much
     /// as a second household, since a point on one house's shortest way to the street was put
     /// there from that house, whatever its ray, size or number spot say of another.

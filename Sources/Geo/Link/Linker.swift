@@ -426,8 +426,8 @@ struct Candidate {
     /// What the footprint costs as the garage or shed of the home the point stands by
     /// (`LinkWorld.annexCost`), within `cost`.
     var annex = 0.0
-    /// What the footprint costs as one the point does not stand set out before, where its
-    /// street's points were set out from their houses (`LinkWorld.chargeSetOut`), within `cost`.
+    /// What the footprint costs as one the point does not stand set out before, where the points
+    /// around it were set out from their houses (`LinkWorld.chargeSetOut`), within `cost`.
     var setOut = 0.0
 }
 

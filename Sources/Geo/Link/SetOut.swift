@@ -3,9 +3,10 @@
 /// house's shortest way to that street, so its distance to the house plus its distance to the
 /// street is the house's distance from the street. Where one rule set the points, that holds to
 /// a tenth of a millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's
-/// point meets it only where a wall happens to run true to the street. So where nearly every point around an
-/// address (`setOutShare` of those outside every footprint, at least `setOutNeighbours`) stands
-/// so before some footprint, the address's candidates it does not stand so before cost
+/// point meets it only where a wall happens to run true to the street. So where nearly every
+/// point around an address (`setOutShare` of those outside every footprint, at least
+/// `setOutNeighbours`) stands so before some footprint, the address's candidates it does not
+/// stand so before cost
 /// `LinkWeights.setOutPenalty` more, when one it does stands within `LinkWeights.setOutReach`,
 /// unless the point stands at the offset from its street's line (or, where its street has none,
 /// from the road its street search fell back to) that its street's points share
