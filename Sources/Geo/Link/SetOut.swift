@@ -69,9 +69,10 @@ extension LinkWorld {
         case 3: return true
         default: break
         }
-        let roads = setOutRoads(a)
-        let near = footprints(near: points[a], within: options.weights.setOutReach)
-        guard offLine[a] == nil, !roads.isEmpty, !near.contains(where: { $0.distance == 0 }) else { setOutState[a] = 1; return nil }
+        // The cheap tests first: a point read off a line, then one with no road to be set out toward.
+        let roads = offLine[a] == nil ? setOutRoads(a) : []
+        let near = roads.isEmpty ? [] : footprints(near: points[a], within: options.weights.setOutReach)
+        guard !roads.isEmpty, !near.contains(where: { $0.distance == 0 }) else { setOutState[a] = 1; return nil }
         let yes = near.contains { standsSetOut(points[a], before: $0.building, distance: $0.distance, roads: roads) }
         setOutState[a] = yes ? 3 : 2
         return yes
