@@ -17,7 +17,9 @@ public struct LinkExplanation: Sendable, Equatable {
         public var outbuilding: Double
         public var acrossRoad: Double
         /// `setOutPenalty` when the points around the address's were set out from their houses
-        /// and its point stands set out before another footprint (`LinkWorld.chargeSetOut`).
+        /// and its point stands set out before another footprint; below 0, the ray's excess over
+        /// the distance taken back from the one footprint it stands set out before
+        /// (`LinkWorld.chargeSetOut`).
         public var setOut: Double
         /// The score the candidate had after step 2: the sum of the terms above, or, for a
         /// footprint scored along a line (`pastStreetEnd`), its cost from that line.
@@ -78,7 +80,7 @@ extension LinkWorld {
         var e = LinkExplanation(
             addressID: attrs.addressIDs[aIdx[a]], houseKey: houseKey(a), covering: nil,
             road: anchor.map { segmentKeys[$0.segment] ?? "(unnamed road)" }, roadIsOwnStreet: anchor?.named ?? false,
-            roadDistance: anchor.map { Planar.length(Planar.sub(offLine[a]?.given ?? points[a], $0.point)) },
+            roadDistance: anchor.map { Planar.length(Planar.sub(givenPoint(a), $0.point)) },
             lineSide: offLine[a]?.evidence, aligned: aligned.map(buildingID), candidates: [],
             chosen: choice.map { buildingID($0.candidate.building) }, cost: choice?.cost, runnerUp: choice?.runnerUp)
         guard let scored else {

@@ -34,6 +34,8 @@ final class LinkWorld {
     var points: [Coord]
     /// The points on their road's line that were read off it, by address.
     private(set) var offLine: [Int: OffLine] = [:]
+    /// Address `a`'s point as given: off its road's line only where read off it.
+    func givenPoint(_ a: Int) -> Coord { offLine[a]?.given ?? points[a] }
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
     private var labelCache: [Int: Coord] = [:]
@@ -403,10 +405,11 @@ final class LinkWorld {
 
     /// Candidates within the search radius, scored, and at a piled street end those along the
     /// street's continuation too (`StreetEnd`); the best first. A point of a street with no line
-    /// may read more once every address is scored (`readLostStreets`).
+    /// may read more once every address is scored (`readLostStreets`). A point set out from its
+    /// house (`chargeSetOut`) reads no street end.
     func scoreCandidates(_ a: Int) throws -> [Candidate] {
         let near = try scoreNear(a)
-        guard let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
+        guard !near.contains(where: \.setOutBefore), let end = streetEnd(a), try isPiled(end, street: streetKeys[a]) else { return near }
         return try beyond(a, end, near)
     }
 
@@ -432,7 +435,7 @@ final class LinkWorld {
             let b = f.building, d = f.distance
             let s = try terms(b, distance: d, nearest: f.nearest, in: frame, acrossBelow: bound + reach)
             bound = min(bound, s.total)
-            out.append(Candidate(building: b, distance: d, cost: s.total, directional: s.facing, recess: s.recess))
+            out.append(Candidate(building: b, distance: d, cost: s.total, directional: s.facing, recess: s.recess, ray: s.ray))
             next = near.next(measure)
         }
         sortByCost(&out)
@@ -590,7 +593,7 @@ final class LinkWorld {
 
     /// Up to `count` nearest footprints within `radius` metres, nearest first, ties by id.
     func nearestBuildings(_ a: Int, count: Int, within radius: Double) throws -> [NearbyBuilding] {
-        var found = footprints(near: offLine[a]?.given ?? points[a], within: max(0, radius)).map {
+        var found = footprints(near: givenPoint(a), within: max(0, radius)).map {
             NearbyBuilding(buildingID: buildingID($0.building), distance: ($0.distance * 100).rounded() / 100)
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.buildingID < $1.buildingID }

@@ -427,8 +427,14 @@ struct Candidate {
     /// (`LinkWorld.annexCost`), within `cost`.
     var annex = 0.0
     /// What the footprint costs as one the point does not stand set out before, where the points
-    /// around it were set out from their houses (`LinkWorld.chargeSetOut`), within `cost`.
+    /// around it were set out from their houses, or (below 0) the ray's excess taken back from
+    /// the one it alone stands set out before (`LinkWorld.chargeSetOut`), within `cost`.
     var setOut = 0.0
+    /// The best ray's cost (`LinkWorld.ScoreTerms.ray`), within `cost`.
+    var ray = 0.0
+    /// The point stands set out before the footprint, among points set out from their houses
+    /// (`LinkWorld.chargeSetOut`): no geocoder put it, so no street end it stands by is read.
+    var setOutBefore = false
 }
 
 /// The linker's per-address and per-segment attributes (id ranks, street and house keys, house

@@ -5,13 +5,20 @@
 /// a tenth of a millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's
 /// point meets it only where a wall happens to run true to the street. So where nearly every
 /// point around an address (`setOutShare` of those outside every footprint, at least
-/// `setOutNeighbours`) stands so before some footprint, the address's candidates it does not
-/// stand so before cost
-/// `LinkWeights.setOutPenalty` more, when one it does stands within `LinkWeights.setOutReach`,
-/// unless the point stands at the offset from its street's line (or, where its street has none,
-/// from the road its street search fell back to) that its street's points share
-/// (`standsAtStreetOffset`): a geocoder's points before a row drawn true to the street stand so
-/// before whichever house the slide put them.
+/// `setOutNeighbours`) stands so before some footprint, and the address's point stands so before
+/// one within `LinkWeights.setOutReach`:
+/// - each candidate it does not stand so before costs `LinkWeights.setOutPenalty` more;
+/// - the one it alone stands so before costs its distance for its ray: the point stands on a
+///   straight way from the street it was set out toward, whatever turn the rays from the
+///   address's own street would need (two it stands so before, at a shared corner, keep their
+///   rays);
+/// - no street end it stands by is read (`StreetEnd`): no geocoder piled it there.
+///
+/// A point at the offset from its street's line that its street's points share
+/// (`standsAtStreetOffset`; where its street has no line, from the road its street search fell
+/// back to) stands as a geocoder's points before a row drawn true to the street do: before
+/// whichever house the slide put it. It is read only where another point around stands set out
+/// at no shared offset. A point on its road's line is read as given, toward the other roads.
 /// The street may be the address's own (any of its segments within the street search) or any
 /// road a house can front within `setOutRoads`: where its own street runs along the wall, the
 /// point is set out toward the next one.
@@ -31,10 +38,10 @@ extension LinkWorld {
 
     /// The roads address `a`'s point may have been set out toward, each with the point's distance
     /// to its line: the segments of its own street within the street search, and the frontage
-    /// roads of other names within `setOutRoads`. A road nearer than `onLine` is left out: a
-    /// point on a line was set out toward no road.
+    /// roads of other names within `setOutRoads`, read from the point as given. A road nearer than
+    /// `onLine` is left out: a point on a line was set out toward no road.
     func setOutRoads(_ a: Int) -> [(segment: Int, distance: Double)] {
-        let p = points[a], key = streetKeys[a], r = options.streetSearchMeters
+        let p = givenPoint(a), key = streetKeys[a], r = options.streetSearchMeters
         var out: [(segment: Int, distance: Double)] = []
         for s in segmentIndex.query(BBox(around: p, radius: max(r, Self.setOutRoads))) {
             let own = key != nil && segmentKeys[s] == key
@@ -57,10 +64,9 @@ extension LinkWorld {
         return false
     }
 
-    /// Whether address `a`'s point stands set out before some footprint within `setOutReach`;
-    /// nil for a point a footprint covers, with no road to be set out toward, or given on a
-    /// road's line (read off it, `placeLinePoints`). Worked out once per point (`setOutState`: 0
-    /// before, 1 nil, 2 false, 3 true).
+    /// Whether address `a`'s point (as given) stands set out before some footprint within
+    /// `setOutReach`; nil for a point a footprint covers or with no road to be set out toward.
+    /// Worked out once per point (`setOutState`: 0 before, 1 nil, 2 false, 3 true).
     func isSetOut(_ a: Int) -> Bool? {
         if setOutState.isEmpty { setOutState = Array(repeating: 0, count: points.count) }
         switch setOutState[a] {
@@ -69,46 +75,59 @@ extension LinkWorld {
         case 3: return true
         default: break
         }
-        // The cheap tests first: a point read off a line, then one with no road to be set out toward.
-        let roads = offLine[a] == nil ? setOutRoads(a) : []
-        let near = roads.isEmpty ? [] : footprints(near: points[a], within: options.weights.setOutReach)
+        // The cheap test first: a point with no road to be set out toward.
+        let p = givenPoint(a), roads = setOutRoads(a)
+        let near = roads.isEmpty ? [] : footprints(near: p, within: options.weights.setOutReach)
         guard !roads.isEmpty, !near.contains(where: { $0.distance == 0 }) else { setOutState[a] = 1; return nil }
-        let yes = near.contains { standsSetOut(points[a], before: $0.building, distance: $0.distance, roads: roads) }
+        let yes = near.contains { standsSetOut(p, before: $0.building, distance: $0.distance, roads: roads) }
         setOutState[a] = yes ? 3 : 2
         return yes
     }
 
     /// True when `setOutShare` of the points within `LinkWeights.numberRadius` of address `a`'s
     /// (itself among them, whatever their street: one rule placed a file's points) stand set
-    /// out, of at least `setOutNeighbours` read.
-    func amongSetOutPoints(_ a: Int) -> Bool {
+    /// out, of at least `setOutNeighbours` read. A point at the offset its street's points share
+    /// (`atOffset`) stands as a geocoder's would before a row drawn true to the street: one of
+    /// the others set out must then stand at no such offset, a sign that the rule set the points
+    /// by their houses (this one stopping short of its street's line, as in a narrow lane).
+    func amongSetOutPoints(_ a: Int, atOffset: Bool) -> Bool {
         let p = points[a], r = options.weights.numberRadius
         var around: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
             if Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
         }
-        var read = 0, setOut = 0
+        var read = 0, setOut: [Int] = []
         for j in around {
             guard let s = isSetOut(j) else { continue }
             read += 1
-            if s { setOut += 1 }
+            if s { setOut.append(j) }
         }
-        return read >= Self.setOutNeighbours && Double(setOut) >= Self.setOutShare * Double(read)
+        guard read >= Self.setOutNeighbours, Double(setOut.count) >= Self.setOutShare * Double(read) else { return false }
+        return !atOffset || setOut.contains { $0 != a && !standsAtStreetOffset($0, orRoad: true) }
     }
 
     /// Charges `LinkWeights.setOutPenalty` to each of address `a`'s candidates its point does not
-    /// stand set out before, when it stands so before one within `setOutReach`, among set-out
-    /// points and not at its street's shared offset (see above); the candidates
-    /// sorted again.
+    /// stand set out before, when it stands so before one within `setOutReach` among set-out
+    /// points, and takes back the turn and the ray's excess over the distance of the one it alone
+    /// stands so before (see above); the candidates sorted again.
     func chargeSetOut(_ a: Int, _ out: inout [Candidate]) {
-        let w = options.weights, p = points[a]
-        guard w.setOutPenalty > 0, isSetOut(a) == true, !standsAtStreetOffset(a, orRoad: true) else { return }
+        let w = options.weights, p = givenPoint(a)
+        guard w.setOutPenalty > 0, isSetOut(a) == true else { return }
         let roads = setOutRoads(a)
-        let before = out.map { $0.distance <= w.setOutReach && standsSetOut(p, before: $0.building, distance: $0.distance, roads: roads) }
-        guard before.contains(true), amongSetOutPoints(a) else { return }
-        for i in out.indices where !before[i] {
-            out[i].setOut = w.setOutPenalty
-            out[i].cost += w.setOutPenalty
+        let before = out.map {
+            // A point read off its road's line was scored from there: measure from the point as given.
+            let d = offLine[a] == nil ? $0.distance : Planar.distance(from: p, toRings: rings($0.building))
+            return d <= w.setOutReach && standsSetOut(p, before: $0.building, distance: d, roads: roads)
+        }
+        guard before.contains(true), amongSetOutPoints(a, atOffset: standsAtStreetOffset(a, orRoad: true)) else { return }
+        let alone = before.filter { $0 }.count == 1
+        for i in out.indices {
+            // Before the footprint, the point stands on the straight way from the street it was
+            // set out toward: a ray from that street with no turn, as long as the distance.
+            let charge = before[i] ? (alone ? min(0, out[i].distance - out[i].ray) : 0) : w.setOutPenalty
+            out[i].setOut = charge
+            out[i].setOutBefore = before[i]
+            out[i].cost += charge
         }
         sortByCost(&out)
     }

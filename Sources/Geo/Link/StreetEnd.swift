@@ -60,7 +60,7 @@ extension LinkWorld {
     func lostStreet(_ a: Int, near: [Candidate]) -> StreetEnd? {
         let w = options.weights
         guard w.endReach > 0, streetKeys[a] != nil, let anchor = streetAnchor(a), !anchor.named,
-              near.allSatisfy({ $0.distance > w.frontYard }) else { return nil }
+              near.allSatisfy({ $0.distance > w.frontYard && !$0.setOutBefore }) else { return nil }
         let v = Planar.sub(points[a], anchor.point), len = Planar.length(v)
         guard len > LinkWorld.onLine else { return nil }
         return StreetEnd(key: -1 - a, origin: anchor.point, dir: Coord(v.x / len, v.y / len))

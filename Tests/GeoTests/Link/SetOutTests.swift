@@ -46,4 +46,74 @@ import Testing
         let shop = try #require(e.candidates.first { $0.buildingID == "s6" })
         #expect(house.setOut == LinkWeights().setOutPenalty && shop.setOut == 0 && e.chosen == "s6")
     }
+
+    /// The shops, and at the corner of Side Street a house c whose point stands set out from it
+    /// toward Side Street, on its shortest way there: read from Main Street, c lies further aside
+    /// than any ray may turn. Beyond the point stands a house n whose front is turned off the
+    /// street, so the point stands on no shortest way of n's. With `branch`, a branch of Main
+    /// Street runs through the point in place of n: the point lies on its street's line.
+    func cornerScene(branch: Bool = false) -> Scene {
+        var s = scene()
+        s.road("side", "LINESTRING(61 -50,61 100)", name: "Side Street")
+        s.building("c", "POLYGON((38 23,52 23,52 27,38 27,38 23))")
+        if branch {
+            s.road("branch", "LINESTRING(56.8 0,56.8 60)", name: "Main Street")
+        } else {
+            s.building("n", "POLYGON((54 30,60 31,60 40,54 40,54 30))")
+        }
+        s.address("a12", 57, 25, number: "12")
+        return s
+    }
+
+    func explained(_ s: Scene) throws -> LinkExplanation {
+        var o = LinkerOptions()
+        o.explain = ["a12"]
+        return try #require(try s.link(o).explanations.first)
+    }
+
+    /// Set out before c, the point stands on a straight way from Side Street: c costs its
+    /// distance, not the right angle's turn its rays from Main Street would charge.
+    @Test func aPointSetOutTowardAnotherRoadGoesAlongIt() throws {
+        #expect(try cornerScene().link().link("a12").buildingID == "c")
+        #expect(try cornerScene().link(\.setOutPenalty, 0).link("a12").buildingID == "n")
+        let e = try explained(cornerScene())
+        let c = try #require(e.candidates.first { $0.buildingID == "c" })
+        let n = try #require(e.candidates.first { $0.buildingID == "n" })
+        #expect(c.turnDegrees == nil && c.setOut < 0 && abs(c.ray + c.setOut - c.distance) < 1e-9)
+        #expect(n.setOut == LinkWeights().setOutPenalty)
+    }
+
+    /// A point on its street's line (read a step off it to one side) is read set out as given:
+    /// toward Side Street, before c.
+    @Test func aPointOnItsStreetsLineIsReadAsGiven() throws {
+        let e = try explained(cornerScene(branch: true))
+        #expect(e.chosen == "c")
+        #expect(e.candidates.contains { $0.setOut == LinkWeights().setOutPenalty })
+    }
+
+    /// Four points 2 m off Back Lane's line, each 1 m before its house, share their street's
+    /// offset as a geocoder's points before a row drawn true to the street would. With the shops
+    /// around, set out at offsets of their own, the rule is read as one that set points by their
+    /// houses, and these too are read set out; without them, not.
+    func lane(withShops: Bool) -> Scene {
+        var s = withShops ? scene() : Scene()
+        if !withShops { s.road("main", "LINESTRING(-100 0,200 0)", name: "Main Street") }
+        s.road("lane", "LINESTRING(-60 40,60 40)", name: "Back Lane")
+        for k in 0..<4 {
+            let x = -30 + 12 * Double(k)
+            s.building("l\(k)", "POLYGON((\(x) 43,\(x + 11) 43,\(x + 11) 55,\(x) 55,\(x) 43))")
+            s.address("b\(k)", x + 3 + Double(k), 42, number: "\(2 * k + 1)", street: "Back Lane")
+        }
+        return s
+    }
+
+    @Test func pointsAtTheirStreetsOffsetAreReadSetOutAmongOthersThatAreNot() throws {
+        for withShops in [true, false] {
+            var o = LinkerOptions()
+            o.explain = ["b1"]
+            let e = try #require(try lane(withShops: withShops).link(o).explanations.first)
+            let next = try #require(e.candidates.first { $0.buildingID == "l2" })
+            #expect(e.chosen == "l1" && next.setOut == (withShops ? LinkWeights().setOutPenalty : 0))
+        }
+    }
 }
