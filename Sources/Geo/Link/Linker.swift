@@ -32,7 +32,8 @@ public struct LinkerOptions: Sendable {
     /// The margin in use: at least what one decision reads around its point (the candidates
     /// within the search radius, the addresses competing for them within as much again, and
     /// the street looked for around each; the addresses that tell a point on the line its side,
-    /// and their streets), so no link depends on where a tile ends.
+    /// or how the points around were placed (`LinkWorld.amongSetOutPoints`), and their streets),
+    /// so no link depends on where a tile ends.
     public var effectiveTileMargin: Double {
         max(tileMarginMeters, 2 * candidateReach + max(streetSearchMeters, weights.numberRadius),
             weights.sideRadius + streetSearchMeters)

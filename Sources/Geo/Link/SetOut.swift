@@ -86,22 +86,30 @@ extension LinkWorld {
 
     /// True when `setOutShare` of the points within `LinkWeights.numberRadius` of address `a`'s
     /// (itself among them, whatever their street: one rule placed a file's points) stand set
-    /// out, of at least `setOutNeighbours` read. A point at the offset its street's points share
+    /// out, of at least `setOutNeighbours` read; where fewer can be read there (the others in
+    /// footprints), the nearest that can, out to `LinkWeights.sideRadius`, are read with them. A point at the offset its street's points share
     /// (`atOffset`) stands as a geocoder's would before a row drawn true to the street: one of
     /// the others set out must then stand at no such offset, a sign that the rule set the points
     /// by their houses (this one stopping short of its street's line, as in a narrow lane).
     func amongSetOutPoints(_ a: Int, atOffset: Bool) -> Bool {
-        let p = points[a], r = options.weights.numberRadius
-        var around: [Int] = []
+        let p = points[a], r = options.weights.numberRadius, far = options.weights.sideRadius
+        var near: [Int] = [], farther: [(distance: Double, rank: Int32, address: Int)] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            if Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
+            if Planar.length(Planar.sub(points[j], p)) <= r { near.append(j) }
         }
-        var read = 0, setOut: [Int] = []
-        for j in around {
-            guard let s = isSetOut(j) else { continue }
-            read += 1
-            if s { setOut.append(j) }
+        var read = near.filter { isSetOut($0) != nil }.count
+        if read < Self.setOutNeighbours {
+            addressIndex.forEach(meeting: BBox(around: p, radius: far)) { j in
+                let d = Planar.length(Planar.sub(points[j], p))
+                if d > r, d <= far { farther.append((d, attrs.addressRank[aIdx[j]], j)) }
+            }
+            farther.sort { ($0.distance, $0.rank) < ($1.distance, $1.rank) }
+            for f in farther where read < Self.setOutNeighbours && isSetOut(f.address) != nil {
+                near.append(f.address)
+                read += 1
+            }
         }
+        let setOut = near.filter { isSetOut($0) == true }
         guard read >= Self.setOutNeighbours, Double(setOut.count) >= Self.setOutShare * Double(read) else { return false }
         return !atOffset || setOut.contains { $0 != a && !standsAtStreetOffset($0, orRoad: true) }
     }

@@ -116,4 +116,16 @@ import Testing
             #expect(e.chosen == "l1" && next.setOut == (withShops ? LinkWeights().setOutPenalty : 0))
         }
     }
+
+    /// A house and its shop 100 m past the last of the others, the shop's point set out from
+    /// it: no other point within `numberRadius` can be read, so the nearest ones that can (the
+    /// shops', out to `sideRadius`) tell how the file's points were placed.
+    @Test func aLonePointIsReadAmongTheNearestPointsThatCanBe() throws {
+        var s = scene()
+        s.building("hx", "POLYGON((150 5,162 5,162 17,150 17,150 5))")
+        s.building("sx", "POLYGON((162 5.5,167 5.5,167 12,162 12,162 5.5))")
+        s.address("ax", 162.2, 2.9, number: "20")
+        #expect(try s.link().link("ax").buildingID == "sx")
+        #expect(try s.link(\.sideRadius, LinkWeights().numberRadius).link("ax").buildingID == "hx")
+    }
 }
