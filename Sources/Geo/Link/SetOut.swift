@@ -4,8 +4,8 @@
 /// street is the house's distance from the street. Where one rule set the points, that holds to
 /// a tenth of a millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's
 /// point meets it only where a wall happens to run true to the street. So where nearly every
-/// point around an address (`setOutShare` of those outside every footprint, at least
-/// `setOutNeighbours`) stands so before some footprint, and the address's point stands so before
+/// point around an address (`setOutShare` of those outside every footprint and within
+/// `setOutReach` of one, at least `setOutNeighbours`) stands so before some footprint, and the address's point stands so before
 /// one within `LinkWeights.setOutReach`:
 /// - each candidate it does not stand so before costs `LinkWeights.setOutPenalty` more;
 /// - the one it alone stands so before costs its distance for its ray: the point stands on a
@@ -65,7 +65,9 @@ extension LinkWorld {
     }
 
     /// Whether address `a`'s point (as given) stands set out before some footprint within
-    /// `setOutReach`; nil for a point a footprint covers or with no road to be set out toward.
+    /// `setOutReach`; nil for a point a footprint covers, with no footprint within that reach
+    /// (a point on open ground tells nothing of how the points were placed) or no road to be set
+    /// out toward.
     /// Worked out once per point (`setOutState`: 0 before, 1 nil, 2 false, 3 true).
     func isSetOut(_ a: Int) -> Bool? {
         if setOutState.isEmpty { setOutState = Array(repeating: 0, count: points.count) }
@@ -75,10 +77,10 @@ extension LinkWorld {
         case 3: return true
         default: break
         }
-        // The cheap test first: a point with no road to be set out toward.
+        // The cheap test first: a point with no road to be set out toward (then `near` is empty).
         let p = givenPoint(a), roads = setOutRoads(a)
         let near = roads.isEmpty ? [] : footprints(near: p, within: options.weights.setOutReach)
-        guard !roads.isEmpty, !near.contains(where: { $0.distance == 0 }) else { setOutState[a] = 1; return nil }
+        guard !near.isEmpty, !near.contains(where: { $0.distance == 0 }) else { setOutState[a] = 1; return nil }
         let yes = near.contains { standsSetOut(p, before: $0.building, distance: $0.distance, roads: roads) }
         setOutState[a] = yes ? 3 : 2
         return yes

@@ -128,4 +128,13 @@ import Testing
         #expect(try s.link().link("ax").buildingID == "sx")
         #expect(try s.link(\.sideRadius, LinkWeights().numberRadius).link("ax").buildingID == "hx")
     }
+
+    /// Points on open ground across the street, farther than `setOutReach` from every footprint,
+    /// could stand set out before none: they are not read, and the shops' points still are.
+    @Test func pointsOnOpenGroundAreNotRead() throws {
+        var s = scene()
+        for k in 0..<4 { s.address("o\(k)", -30 + 20 * Double(k), -20, number: "\(2 * k + 1)") }
+        let r = try s.link()
+        #expect(Self.shops.map { r.link("a\($0)").buildingID } == Self.shops.map { "s\($0)" })
+    }
 }
