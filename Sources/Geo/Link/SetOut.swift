@@ -5,8 +5,8 @@
 /// a tenth of a millimetre (`setOutAgreement`); a rooftop, a parcel centroid or a geocoder's
 /// point meets it only where a wall happens to run true to the street. So where nearly every
 /// point around an address (`setOutShare` of those outside every footprint and within
-/// `setOutReach` of one, at least `setOutNeighbours`) stands so before some footprint, and the address's point stands so before
-/// one within `LinkWeights.setOutReach`:
+/// `setOutReach` of one, at least `setOutNeighbours`) stands so before some footprint, and the
+/// address's point stands so before one within `LinkWeights.setOutReach`:
 /// - each candidate it does not stand so before costs `LinkWeights.setOutPenalty` more;
 /// - the one it alone stands so before costs its distance for its ray: the point stands on a
 ///   straight way from the street it was set out toward, whatever turn the rays from the
@@ -89,10 +89,11 @@ extension LinkWorld {
     /// True when `setOutShare` of the points within `LinkWeights.numberRadius` of address `a`'s
     /// (itself among them, whatever their street: one rule placed a file's points) stand set
     /// out, of at least `setOutNeighbours` read; where fewer can be read there (the others in
-    /// footprints), the nearest that can, out to `LinkWeights.sideRadius`, are read with them. A point at the offset its street's points share
-    /// (`atOffset`) stands as a geocoder's would before a row drawn true to the street: one of
-    /// the others set out must then stand at no such offset, a sign that the rule set the points
-    /// by their houses (this one stopping short of its street's line, as in a narrow lane).
+    /// footprints), the nearest that can, out to `LinkWeights.sideRadius`, are read with them.
+    /// A point at the offset its street's points share (`atOffset`) stands as a geocoder's would
+    /// before a row drawn true to the street: one of the others set out must then stand at no
+    /// such offset, a sign that the rule set the points by their houses (this one stopping short
+    /// of its street's line, as in a narrow lane).
     func amongSetOutPoints(_ a: Int, atOffset: Bool) -> Bool {
         let p = points[a], r = options.weights.numberRadius, far = options.weights.sideRadius
         var near: [Int] = [], farther: [(distance: Double, rank: Int32, address: Int)] = []
