@@ -107,9 +107,10 @@ extension LinkWorld {
                 if d > r, d <= far { farther.append((d, attrs.addressRank[aIdx[j]], j)) }
             }
             farther.sort { ($0.distance, $0.rank) < ($1.distance, $1.rank) }
-            for f in farther where read < Self.setOutNeighbours && isSetOut(f.address) != nil {
+            for f in farther where isSetOut(f.address) != nil {
                 near.append(f.address)
                 read += 1
+                if read >= Self.setOutNeighbours { break }
             }
         }
         let setOut = near.filter { isSetOut($0) == true }

@@ -56,11 +56,12 @@ extension LinkWorld {
     /// The line back from the road the point stands by, for an address whose street has no line
     /// within the street search and whose point stands farther than `frontYard` from every
     /// footprint of `near` (its scored candidates, the nearest among them); nil otherwise, on the
-    /// road's line, or with `endReach` 0 (the reading of a street's end off too).
+    /// road's line, for a point set out from its house (`LinkWorld.chargeSetOut`), or with
+    /// `endReach` 0 (the reading of a street's end off too).
     func lostStreet(_ a: Int, near: [Candidate]) -> StreetEnd? {
         let w = options.weights
         guard w.endReach > 0, streetKeys[a] != nil, let anchor = streetAnchor(a), !anchor.named,
-              near.allSatisfy({ $0.distance > w.frontYard && !$0.setOutBefore }) else { return nil }
+              near.allSatisfy({ $0.distance > w.frontYard }), !near.contains(where: \.setOutBefore) else { return nil }
         let v = Planar.sub(points[a], anchor.point), len = Planar.length(v)
         guard len > LinkWorld.onLine else { return nil }
         return StreetEnd(key: -1 - a, origin: anchor.point, dir: Coord(v.x / len, v.y / len))
@@ -167,7 +168,7 @@ extension LinkWorld {
             let from = along > 0 && lost ? Coord(o.x + end.dir.x * along, o.y + end.dir.y * along) : p
             if try crossesRoad(from, Planar.closestPoint(on: rings(b), to: from)) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
-                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0; out[k].setOut = 0 }
+                if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0 }
             } else {
                 out.append(Candidate(building: b, distance: Planar.distance(from: p, toRings: rings(b)), cost: cost, directional: false,
                                      pastEnd: true))
