@@ -137,4 +137,43 @@ import Testing
         let r = try s.link()
         #expect(Self.shops.map { r.link("a\($0)").buildingID } == Self.shops.map { "s\($0)" })
     }
+
+    /// Main Street drawn only as far as x = 0. Past its end stand two small houses, f north and
+    /// g south of the line's continuation, and behind them b north and c south; e straddles the
+    /// continuation further on and holds no number. Each point is set out from its house's
+    /// corner nearest the end straight toward it: b's and c's pass beside f and g, nearer to
+    /// them than to their own houses, so four numbers stand by two footprints at the end, a
+    /// pile a geocoder would leave there.
+    func deadEnd() -> Scene {
+        var s = Scene()
+        s.road("main", "LINESTRING(-100 0,0 0)", name: "Main Street")
+        s.building("f", "POLYGON((3 3,7 3,7 10,3 10,3 3))")
+        s.building("g", "POLYGON((3 -3,7 -3,7 -10,3 -10,3 -3))")
+        s.building("b", "POLYGON((12 2,20 2,20 10,12 10,12 2))")
+        s.building("c", "POLYGON((12 -2,20 -2,20 -10,12 -10,12 -2))")
+        s.building("e", "POLYGON((22 -4,30 -4,30 4,22 4,22 -4))")
+        // The point `t` metres from `corner` toward the street's end.
+        func setOut(_ id: String, _ corner: (x: Double, y: Double), _ t: Double, _ n: String) {
+            let k = 1 - t / (corner.x * corner.x + corner.y * corner.y).squareRoot()
+            s.address(id, corner.x * k, corner.y * k, number: n)
+        }
+        setOut("af", (3, 3), 2, "2")
+        setOut("ab", (12, 2), 10, "4")
+        setOut("ac", (12, -2), 9, "6")
+        setOut("ag", (3, -3), 1.5, "8")
+        return s
+    }
+
+    /// Set out before its own house, b's point reads no pile at the street's end (no geocoder put
+    /// it there): its candidates are scored from the point. With the reading off, the four
+    /// points are read as a pile, and b's candidates scored along the street's continuation.
+    @Test func aPointSetOutAtAStreetEndReadsNoPile() throws {
+        var o = LinkerOptions()
+        o.explain = ["ab"]
+        let e = try #require(try deadEnd().link(o).explanations.first)
+        #expect(e.chosen == "b" && e.candidates.allSatisfy { !$0.pastStreetEnd })
+        o.weights.setOutPenalty = 0
+        let off = try #require(try deadEnd().link(o).explanations.first)
+        #expect(off.candidates.contains { $0.pastStreetEnd })
+    }
 }
