@@ -310,7 +310,7 @@ public struct Linker: Sendable {
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
                 let clearance = world.clearance(a, covering: b)
-                if clearance < Linker.coverClearance, world.standsAtStreetOffset(a) {
+                if try world.setInRow(a, covering: b, clearance: clearance) {
                     world.atStreetOffset[a] = b
                     continue
                 }

@@ -3,20 +3,36 @@
 /// distance from the line to the centimetre, whatever the houses behind them. Where the houses
 /// stand on the street line (an old town's rows) that offset lands inside a house, often the
 /// neighbour's, and the covering footprint then says no more than the next one would. A point
-/// given for its building (a rooftop, an entrance, a label point) stands where its house stands,
-/// and houses set back alike still differ by decimetres. So a covered point within
-/// `Linker.coverClearance` of another home whose offset from its own street's line the street's
-/// other points within `LinkWeights.numberRadius` share (within `offsetAgreement`, at least
-/// `offsetNeighbours` of them and half or more) is scored, aligned and assigned with the points
-/// outside, among the footprints within that clearance only (its covering footprint at distance
-/// 0, its ray cast to the wall the point would leave it by, as for any footprint): a geocoder's
-/// slide moves a point into the next house, not past it. It is linked as COVERS where it keeps a
-/// footprint covering it.
+/// given for its building stands where its house stands: a label point or a centroid at the
+/// footprint's middle, a rooftop or an entrance where its house is, and houses set back alike
+/// still differ by decimetres. So a covered point within `Linker.coverClearance` of another home,
+/// away from its footprint's middle (farther than `middleAgreement`), whose offset from its own
+/// street's line at least `offsetNeighbours` of the street's other points within
+/// `LinkWeights.numberRadius` share (within `offsetAgreement`) is scored, aligned and assigned
+/// with the points outside, among the footprints within that clearance only (its covering
+/// footprint at distance 0, its ray cast to the wall the point would leave it by, as for any
+/// footprint): a geocoder's slide moves a point into the next house, not past it. It is linked
+/// as COVERS where it keeps a footprint covering it. The label points of a row of like houses
+/// share an offset too; standing at their footprints' middles, they are not read so. The
+/// street's other points need not be half or more of those around: where a file moved some of
+/// its points only (a geocoder's for some addresses, rooftops for the rest), the others stand
+/// at offsets of their own.
 extension LinkWorld {
     /// How near two points' offsets from their street's line agree when one rule set both (metres).
     static let offsetAgreement = 0.05
     /// The least count of the street's other points that must share the offset.
     static let offsetNeighbours = 2
+    /// How near a point given for its building stands to the footprint's middle (metres): the
+    /// label point a tool worked out on the footprint in degrees stands within a centimetre of
+    /// the one worked out here in metres (4,994 of Queens' first 5,001 inside truth points).
+    static let middleAgreement = 0.05
+
+    /// True when covered address `a`'s point, in footprint `b` and `clearance` metres from the
+    /// nearest other home, is one a geocoder set in a house of a row (see above).
+    func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> Bool {
+        guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return false }
+        return standsAtStreetOffset(a, amongMost: false)
+    }
 
     /// The distance from address `a`'s point to its own street's line; nil when the street has
     /// no line within the street search. With `orRoad`, to the road its street search fell back
@@ -29,12 +45,13 @@ extension LinkWorld {
     /// True when address `a`'s point stands off its street's line at the offset its street's
     /// other points around it share, as a geocoder sets them (see above). Read from the points as
     /// given, before any point on a line is read off it. A neighbour whose street has no line near
-    /// shares no offset. The offsets are read only until the answer is known (most covered points
-    /// are a rooftop's, and their first neighbours already disagree). With `orRoad`, a street
+    /// shares no offset. The offsets are read only until the answer is known. With `orRoad`, a street
     /// with no line is read against the road its street search fell back to, as a geocoder
     /// falling back to the nearest road sets its points, and points naming no street are
-    /// compared with the others naming none.
-    func standsAtStreetOffset(_ a: Int, orRoad: Bool = false) -> Bool {
+    /// compared with the others naming none. With `amongMost`, half or more of the street's
+    /// other points around must share the offset as well (the readings of points set out from
+    /// their houses and of piled street ends, for points outside every footprint).
+    func standsAtStreetOffset(_ a: Int, orRoad: Bool = false, amongMost: Bool = true) -> Bool {
         let key = streetKeys[a]
         guard key != nil || orRoad, let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
         let p = points[a], r = options.weights.numberRadius
@@ -42,7 +59,7 @@ extension LinkWorld {
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
             if j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
         }
-        let need = max(Self.offsetNeighbours, (street.count + 1) / 2)
+        let need = amongMost ? max(Self.offsetNeighbours, (street.count + 1) / 2) : Self.offsetNeighbours
         var agree = 0
         for (k, j) in street.enumerated() {
             guard agree + street.count - k >= need else { return false }

@@ -125,6 +125,48 @@ extension LinkResult {
         #expect(rooftops.explanations.first?.coveringAtStreetOffset == nil)
     }
 
+    /// The same row, the geocoder's four points among five rooftop points of the street, each
+    /// at an offset of its own a metre or so off its house's middle: fewer than half of 3's
+    /// neighbours share its offset, and it is still read as a geocoder's.
+    @Test func aGeocodersCoveredPointIsReadAmongRooftops() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-20 0,90 0)", name: "Main Street")
+        for (k, x) in [0.0, 10, 20, 30].enumerated() {
+            s.building("h\(2 * k + 1)", "POLYGON((\(x) 5,\(x + 10) 5,\(x + 10) 15,\(x) 15,\(x) 5))")
+            s.address("\(2 * k + 1)", [9.0, 21, 25, 35][k], 7, number: "\(2 * k + 1)")
+        }
+        for (k, y) in [8.3, 11.6, 9.1, 12.4, 10.7].enumerated() {
+            let x = 40 + 7 * Double(k)
+            s.building("h\(2 * k + 9)", "POLYGON((\(x) 5,\(x + 7) 5,\(x + 7) 15,\(x) 15,\(x) 5))")
+            s.address("\(2 * k + 9)", x + 2.5, y, number: "\(2 * k + 9)")
+        }
+        var o = LinkerOptions()
+        o.explain = ["3"]
+        let r = try s.link(o)
+        #expect(r.explanations.first?.coveringAtStreetOffset == "h5")
+        #expect(r.link("3").buildingID == "h3" && r.link("9").buildingID == "h9" && r.link("9").method == .covers)
+    }
+
+    /// Label points of a row of like houses 5 m wide share an offset from the street, each
+    /// 2.5 m from the next house: standing at their footprints' middles, they were given for
+    /// their houses, and each is linked COVERS, decided first.
+    @Test func labelPointsOfARowAreNotAGeocoders() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-20 0,60 0)", name: "Main Street")
+        for k in 0..<5 {
+            let x = 5 * Double(k)
+            s.building("h\(k)", "POLYGON((\(x) 5,\(x + 5) 5,\(x + 5) 15,\(x) 15,\(x) 5))")
+            s.address("a\(k)", x + 2.5, 10, number: "\(2 * k + 1)")
+        }
+        s.address("b", 11.5, 10, number: "11")  // a metre off h2's middle, at the same offset
+        var o = LinkerOptions()
+        o.explain = ["a2", "b"]
+        let r = try s.link(o)
+        #expect((0..<5).allSatisfy { r.link("a\($0)").buildingID == "h\($0)" && r.link("a\($0)").method == .covers })
+        #expect(r.explanations.first { $0.addressID == "a2" }?.coveringAtStreetOffset == nil)
+        #expect(r.explanations.first { $0.addressID == "b" }?.coveringAtStreetOffset == "h2")
+    }
+
     @Test func pointInACourtyardHoleIsNotCovered() throws {
         var s = Scene()
         s.building("ring", "POLYGON((0 0,30 0,30 30,0 30,0 0),(10 10,20 10,20 20,10 20,10 10))")
