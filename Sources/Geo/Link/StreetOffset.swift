@@ -45,12 +45,12 @@ extension LinkWorld {
     /// True when address `a`'s point stands off its street's line at the offset its street's
     /// other points around it share, as a geocoder sets them (see above). Read from the points as
     /// given, before any point on a line is read off it. A neighbour whose street has no line near
-    /// shares no offset. The offsets are read only until the answer is known. With `orRoad`, a street
-    /// with no line is read against the road its street search fell back to, as a geocoder
-    /// falling back to the nearest road sets its points, and points naming no street are
-    /// compared with the others naming none. With `amongMost`, half or more of the street's
-    /// other points around must share the offset as well (the readings of points set out from
-    /// their houses and of piled street ends, for points outside every footprint).
+    /// shares no offset. The offsets are read only until the answer is known. With `orRoad`, a
+    /// street with no line is read against the road its street search fell back to, as a geocoder
+    /// falling back to the nearest road sets its points, and points naming no street are compared
+    /// with the others naming none. With `amongMost`, half or more of the street's other points
+    /// around must share the offset as well (the readings of points set out from their houses and
+    /// of piled street ends, for points outside every footprint).
     func standsAtStreetOffset(_ a: Int, orRoad: Bool = false, amongMost: Bool = true) -> Bool {
         let key = streetKeys[a]
         guard key != nil || orRoad, let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
