@@ -26,12 +26,12 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 # Every weight at 0: a candidate costs its distance, nothing else, from the point as given (a
 # point on its street's line is not read off it); COVERS still comes first. That is plain
 # nearest-building linking.
-PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprintPenalty", "smallFootprint", "occupiedPenalty",
+PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprintPenalty", "smallFootprint", "lowHeight", "occupiedPenalty",
          "cornerPenalty", "acrossRoadPenalty", "orderPenalty", "lineStep"]
 PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The weights swept; their defaults are read from `flyr link --help`, which lists each name=value.
 SWEEP = ["orderPenalty", "leaveOut", "occupiedPenalty", "cornerPenalty", "turnCost", "acrossRoadPenalty", "outbuildingPenalty",
-         "smallFootprintPenalty", "smallFootprint", "annexShare", "annexFootprint", "numberOrderCost", "endReach", "beyondEndCost", "frontYard",
+         "smallFootprintPenalty", "smallFootprint", "lowHeight", "annexShare", "annexFootprint", "numberOrderCost", "endReach", "beyondEndCost", "frontYard",
          "orderAgreement", "orderApart", "passOver", "sharedFootprint", "alignTolerance", "recessCost", "setOutPenalty",
          "setOutReach"]
 

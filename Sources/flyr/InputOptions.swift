@@ -83,7 +83,7 @@ struct LinkerFlags: ParsableArguments {
     var radius: Double = LinkerOptions().searchMeters
     @Option(name: .long, help: ArgumentHelp("Parallel workers (default: one per core); the output does not depend on it.", valueName: "n"))
     var workers: Int?
-    @Option(name: .long, help: ArgumentHelp("Change one scoring weight (metres of cost; angles in degrees; smallFootprint, annexFootprint and sharedFootprint in square metres), for sweeps; repeatable. Names and defaults: \(LinkWeights.defaults.joined(separator: ", ")).", valueName: "name=value"))
+    @Option(name: .long, help: ArgumentHelp("Change one scoring weight (metres of cost; angles in degrees; smallFootprint, annexFootprint and sharedFootprint in square metres; lowHeight a height in metres), for sweeps; repeatable. Names and defaults: \(LinkWeights.defaults.joined(separator: ", ")).", valueName: "name=value"))
     var weight: [String] = []
 
     /// The weights with every `--weight` applied; nil when one does not parse.

@@ -23,6 +23,10 @@ public struct LinkWeights: Sendable, Equatable {
     public var smallFootprintPenalty = 6.0
     /// A footprint smaller than this many square metres is an outbuilding whatever its class.
     public var smallFootprint = 50.0
+    /// A footprint whose height (metres, where the data measures it) is under this, its tags
+    /// silent, is an outbuilding by its height as one under `smallFootprint` is by its size: a
+    /// storey and a roof. 0 turns it off.
+    public var lowHeight = 4.0
     /// A footprint whose tags do not say what it is, under `annexFootprint` and under this share
     /// of the area of the footprint an address's point stands by (its best-scored), is that
     /// home's garage or shed more often than a home: it costs that address
@@ -123,7 +127,7 @@ public struct LinkWeights: Sendable, Equatable {
         ("turnCost", \.turnCost, false), ("maxTurn", \.maxTurn, true), ("turnStep", \.turnStep, true),
         ("numberOrderCost", \.numberOrderCost, false), ("numberOrderCap", \.numberOrderCap, false),
         ("numberRadius", \.numberRadius, false), ("outbuildingPenalty", \.outbuildingPenalty, false),
-        ("smallFootprintPenalty", \.smallFootprintPenalty, false), ("smallFootprint", \.smallFootprint, false),
+        ("smallFootprintPenalty", \.smallFootprintPenalty, false), ("smallFootprint", \.smallFootprint, false), ("lowHeight", \.lowHeight, false),
         ("annexShare", \.annexShare, false), ("annexFootprint", \.annexFootprint, false),
         ("occupiedPenalty", \.occupiedPenalty, false), ("cornerPenalty", \.cornerPenalty, false),
         ("acrossRoadPenalty", \.acrossRoadPenalty, false),

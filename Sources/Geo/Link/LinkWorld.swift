@@ -186,14 +186,21 @@ final class LinkWorld {
         for k in c.indices where c[k].building != b { c[k].cost += cost }
         sortByCost(&c)
     }
-    /// A garage, shed or the like: by its class, or by a footprint too small for a home.
-    func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || areas[b] < options.weights.smallFootprint }
+    /// A garage, shed or the like: by its class, or by a footprint too small or too low for a home.
+    func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || outbuildingByMeasure(b) }
+
+    /// True when footprint `b`'s size (`smallFootprint`) or its measured height (`lowHeight`)
+    /// says it is no home.
+    func outbuildingByMeasure(_ b: Int) -> Bool {
+        let w = options.weights
+        return areas[b] < w.smallFootprint || Double(attrs.heights[bIdx[b]]) < w.lowHeight
+    }
 
     /// What a footprint costs as an outbuilding: `outbuildingPenalty` when its tags say it is one,
-    /// `smallFootprintPenalty` when only its size does, nothing for a home.
+    /// `smallFootprintPenalty` when only its size or height does, nothing for a home.
     func outbuildingCost(_ b: Int) -> Double {
         let w = options.weights
-        return attrs.outbuilding[bIdx[b]] ? w.outbuildingPenalty : areas[b] < w.smallFootprint ? w.smallFootprintPenalty : 0
+        return attrs.outbuilding[bIdx[b]] ? w.outbuildingPenalty : outbuildingByMeasure(b) ? w.smallFootprintPenalty : 0
     }
 
     /// The rings regrouped into parts of `partSizes` rings each.

@@ -189,6 +189,8 @@ struct ProjectedLayers: Sendable {
 /// id order (for tie-breaking and sorting), street keys, house keys, numbers, flags.
 struct FeatureAttributes: Sendable {
     let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
+    /// Each building's measured height in metres, NaN where the data gives none.
+    let heights: [Float]
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
     /// True for an address whose house key is a range's that holds its number (`householdKeys`).
     let inRange: [Bool]
@@ -196,13 +198,14 @@ struct FeatureAttributes: Sendable {
 
     /// The buildings' part, worked out on its own (it can run beside the other part).
     struct OfBuildings: Sendable {
-        let ids: [String], rank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
+        let ids: [String], rank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool], heights: [Float]
         init(_ buildings: [Building]) {
             ids = buildings.map { $0.id }
             rank = IDOrder.ranks(ids)
             outbuilding = buildings.map { $0.isOutbuilding }
             open = buildings.map { $0.isOpenStructure }
             multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
+            heights = buildings.map { $0.height.map(Float.init) ?? .nan }
         }
     }
 
@@ -226,6 +229,7 @@ struct FeatureAttributes: Sendable {
 
     init(_ b: OfBuildings, _ a: OfAddresses) {
         buildingIDs = b.ids; buildingRank = b.rank; outbuilding = b.outbuilding; open = b.open; multiUnitClass = b.multiUnitClass
+        heights = b.heights
         addressIDs = a.ids; addressRank = a.rank; streetKeys = a.streetKeys; houseKeys = a.houseKeys; numbers = a.numbers
         inRange = a.inRange
         segmentKeys = a.segmentKeys; frontage = a.frontage; separating = a.separating

@@ -13,10 +13,10 @@ struct Scene {
 
     func degrees(_ c: [Coord]) -> [Coord] { var c = c; try! proj.inverse(&c); return c }
 
-    mutating func building(_ id: String, _ wkt: String, subtype: String? = nil, class cls: String? = nil) {
+    mutating func building(_ id: String, _ wkt: String, subtype: String? = nil, class cls: String? = nil, height: Double? = nil) {
         let g = try! Geometry.fromWKT(ctx, wkt)
         let parts = g.polygons().map { PolygonCoords(rings: $0.rings.map(degrees)) }
-        buildings.append(Building(id: id, polygons: parts, subtype: subtype, buildingClass: cls))
+        buildings.append(Building(id: id, polygons: parts, height: height, subtype: subtype, buildingClass: cls))
     }
     mutating func address(_ id: String, _ x: Double, _ y: Double, number: String = "1", street: String? = "Main Street", unit: String? = nil) {
         addresses.append(Address(id: id, point: degrees([Coord(x, y)])[0], number: number, street: street, unit: unit))
@@ -243,6 +243,25 @@ extension LinkResult {
         s.address("a1", 7, 4)   // geocoder-style point, in front of the shed
         #expect(try s.link().link("a1").buildingID == "house")
         #expect(try s.link(\.smallFootprint, 0).link("a1").buildingID == "shed")
+    }
+
+    /// A footprint of 64 m² in the front yard, its tags silent, too large for a garage by its size
+    /// and over half the house's area: the point a metre before it takes it, 5 m nearer than the
+    /// house behind, unless its measured height (3 m) says it is no home (6 m more). With no
+    /// height, or one of a storey and a roof, it stays a home.
+    @Test func aFootprintTooLowForAHomeIsAnOutbuildingWithoutAClass() throws {
+        func linked(height: Double?, lowHeight: Double = LinkWeights().lowHeight) throws -> String? {
+            var s = Scene()
+            s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
+            s.building("house", "POLYGON((-6 9,6 9,6 19,-6 19,-6 9))")   // 120 m2
+            s.building("low", "POLYGON((-8 4,8 4,8 8,-8 8,-8 4))", height: height)   // 64 m2, a carport row
+            s.address("a1", 0, 3)
+            return try s.link(\.lowHeight, lowHeight).link("a1").buildingID
+        }
+        #expect(try linked(height: 3) == "house")
+        #expect(try linked(height: nil) == "low")
+        #expect(try linked(height: 6.5) == "low")
+        #expect(try linked(height: 3, lowHeight: 0) == "low")
     }
 
     /// Two numbers before one footprint of 176 m² with no class (a pair of semi-detached houses
