@@ -27,7 +27,7 @@ CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cac
 # point on its street's line is not read off it); COVERS still comes first. That is plain
 # nearest-building linking.
 PLAIN = ["endReach", "turnCost", "numberOrderCost", "outbuildingPenalty", "smallFootprintPenalty", "smallFootprint", "lowHeight", "occupiedPenalty",
-         "cornerPenalty", "acrossRoadPenalty", "orderPenalty", "lineStep"]
+         "cornerPenalty", "acrossRoadPenalty", "orderPenalty", "lineStep", "setOutPenalty"]
 PLAIN_ARGS = [x for w in PLAIN for x in ("--weight", f"{w}=0")]
 # The weights swept; their defaults are read from `flyr link --help`, which lists each name=value.
 SWEEP = ["orderPenalty", "leaveOut", "occupiedPenalty", "cornerPenalty", "turnCost", "acrossRoadPenalty", "outbuildingPenalty",
