@@ -189,7 +189,7 @@ struct ProjectedLayers: Sendable {
 /// id order (for tie-breaking and sorting), street keys, house keys, numbers, flags.
 struct FeatureAttributes: Sendable {
     let buildingIDs: [String], buildingRank: [Int32], outbuilding: [Bool], open: [Bool], multiUnitClass: [Bool]
-    /// Each building's measured height in metres, NaN where the data gives none.
+    /// Each building's measured height in metres, NaN where the data gives none (or none above 0).
     let heights: [Float]
     let addressIDs: [String], addressRank: [Int32], streetKeys: [String?], houseKeys: [String], numbers: [Double?]
     /// True for an address whose house key is a range's that holds its number (`householdKeys`).
@@ -205,7 +205,7 @@ struct FeatureAttributes: Sendable {
             outbuilding = buildings.map { $0.isOutbuilding }
             open = buildings.map { $0.isOpenStructure }
             multiUnitClass = buildings.map(LinkWorld.multiUnitByClass)
-            heights = buildings.map { $0.height.map(Float.init) ?? .nan }
+            heights = buildings.map { b in b.height.flatMap { $0 > 0 ? Float($0) : nil } ?? .nan }
         }
     }
 

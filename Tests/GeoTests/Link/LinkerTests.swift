@@ -248,7 +248,7 @@ extension LinkResult {
     /// A footprint of 64 m² in the front yard, its tags silent, too large for a garage by its size
     /// and over half the house's area: the point a metre before it takes it, 5 m nearer than the
     /// house behind, unless its measured height (3 m) says it is no home (6 m more). With no
-    /// height, or one of a storey and a roof, it stays a home.
+    /// height (none, or 0), or one of a storey and a roof, it stays a home.
     @Test func aFootprintTooLowForAHomeIsAnOutbuildingWithoutAClass() throws {
         func linked(height: Double?, lowHeight: Double = LinkWeights().lowHeight) throws -> String? {
             var s = Scene()
@@ -260,6 +260,7 @@ extension LinkResult {
         }
         #expect(try linked(height: 3) == "house")
         #expect(try linked(height: nil) == "low")
+        #expect(try linked(height: 0) == "low")   // no measure
         #expect(try linked(height: 6.5) == "low")
         #expect(try linked(height: 3, lowHeight: 0) == "low")
     }
