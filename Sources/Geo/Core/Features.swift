@@ -110,7 +110,8 @@ public struct Building: Sendable, Equatable {
 
     /// Outbuildings (subtype `outbuilding`, or a class such as garage, shed, carport) are
     /// poor address targets when a main building is also a candidate. By its tags only: the
-    /// linker also takes a footprint too small for a home as one (`LinkWeights.smallFootprint`).
+    /// linker also takes a footprint too small or too low for a home as one
+    /// (`LinkWeights.smallFootprint`, `LinkWeights.lowHeight`).
     public var isOutbuilding: Bool {
         if subtype == "outbuilding" { return true }
         guard let c = buildingClass else { return false }

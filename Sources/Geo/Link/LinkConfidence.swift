@@ -105,9 +105,9 @@ extension LinkWorld {
     /// The footprints of COVERS links (`covers`: address → footprint) that hold the numbers of
     /// two or more addresses of one street among `assigned` and have a home holding none
     /// within `Linker.coverClearance` of their outline (not a tagged outbuilding, an open
-    /// structure or a footprint under `smallFootprint`), but for a footprint whose class says it
-    /// holds several households: one of those numbers is likely that home's, as where a
-    /// geocoder's slide puts a point in the next house of a row.
+    /// structure or a footprint under `smallFootprint` or `lowHeight`), but for a footprint whose
+    /// class says it holds several households: one of those numbers is likely that home's, as
+    /// where a geocoder's slide puts a point in the next house of a row.
     func coveringBesideFreeHome(_ covers: [(address: Int, building: Int)]) -> Set<Int> {
         guard !covers.isEmpty else { return [] }
         let keys = heldKeys()
