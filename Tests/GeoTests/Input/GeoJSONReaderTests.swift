@@ -4,9 +4,17 @@ import Testing
 
 // MARK: Fixtures
 
+/// The one directory this test run writes its input files under, removed when the run exits.
+let readerFixtureRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("flyr-reader-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: readerFixtureRoot) }
+    return root
+}()
+
 /// A fresh temporary file holding `bytes`; its path.
 func tempFile(_ bytes: [UInt8], name: String = "input.geojson") -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flyr-reader-\(UUID().uuidString)")
+    let dir = readerFixtureRoot.appendingPathComponent(UUID().uuidString)
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
     try! Data(bytes).write(to: url)
