@@ -87,6 +87,9 @@ final class LinkWorld {
     /// The covered points scored with the rest (`standsAtStreetOffset`), each with the footprint
     /// covering it.
     var atStreetOffset: [Int: Int] = [:]
+    /// Whether each address read so far shares its street's offset with others
+    /// (`standsAtStreetOffset`, among any), for `streetSetByGeocoder`.
+    var sharesStreetOffset: [Int: Bool] = [:]
 
     let lines: [[Coord]]
     let segmentKeys: [String?]

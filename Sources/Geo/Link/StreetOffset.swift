@@ -17,6 +17,14 @@
 /// street's other points need not be half or more of those around: where a file moved some of
 /// its points only (a geocoder's for some addresses, rooftops for the rest), the others stand
 /// at offsets of their own.
+///
+/// A geocoder does not keep its offset everywhere: where a house stands nearer the line than
+/// the offset it sets the point between them, and a slide past a bend changes the distance to
+/// the line. Such a point stands at an offset of its own, on a street whose other points show
+/// the geocoder's work. So a covered point near another home and away from its footprint's
+/// middle is read as a geocoder's as well where at least `geocodedStreet` of its street's other
+/// points within `LinkWeights.numberRadius` share an offset with others. Rooftops and address
+/// nodes differ by decimetres and share none, so a file of them keeps its covered points.
 extension LinkWorld {
     /// How near two points' offsets from their street's line agree when one rule set both (metres).
     static let offsetAgreement = 0.05
@@ -26,12 +34,47 @@ extension LinkWorld {
     /// label point a tool worked out on the footprint in degrees stands within a centimetre of
     /// the one worked out here in metres (4,994 of Queens' first 5,001 inside truth points).
     static let middleAgreement = 0.05
+    /// How many of a street's points around must share an offset for the street to be read as a
+    /// geocoder's: one more than `offsetNeighbours`, so one shared offset is not enough.
+    static let geocodedStreet = 3
 
     /// True when covered address `a`'s point, in footprint `b` and `clearance` metres from the
     /// nearest other home, is one a geocoder set in a house of a row (see above).
     func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> Bool {
         guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return false }
-        return standsAtStreetOffset(a, amongMost: false)
+        return try standsAtStreetOffset(a, amongMost: false) || streetSetByGeocoder(a)
+    }
+
+    /// True when at least `geocodedStreet` of the other points of address `a`'s street within
+    /// `LinkWeights.numberRadius` stand at an offset others share (see above), label points at
+    /// their footprints' middles left out. Each point's reading is kept for the next call.
+    func streetSetByGeocoder(_ a: Int) throws -> Bool {
+        guard streetKeys[a] != nil else { return false }
+        var agree = 0
+        for j in streetNeighbours(a) {
+            let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
+            sharesStreetOffset[j] = shares
+            if shares { agree += 1; if agree >= Self.geocodedStreet { return true } }
+        }
+        return false
+    }
+
+    /// True when address `a`'s point stands within `middleAgreement` of the middle of the
+    /// footprint covering it, as a point given for its building does.
+    func atFootprintMiddle(_ a: Int) throws -> Bool {
+        guard let b = try coveringBuilding(a) else { return false }
+        return try middleGap(b, points[a]) <= Self.middleAgreement
+    }
+
+    /// The other addresses of address `a`'s street (or, with no street, of none) within
+    /// `LinkWeights.numberRadius` of its point.
+    func streetNeighbours(_ a: Int) -> [Int] {
+        let key = streetKeys[a], p = points[a], r = options.weights.numberRadius
+        var street: [Int] = []
+        addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
+            if j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
+        }
+        return street
     }
 
     /// The distance from address `a`'s point to its own street's line; nil when the street has
@@ -54,11 +97,7 @@ extension LinkWorld {
     func standsAtStreetOffset(_ a: Int, orRoad: Bool = false, amongMost: Bool = true) -> Bool {
         let key = streetKeys[a]
         guard key != nil || orRoad, let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
-        let p = points[a], r = options.weights.numberRadius
-        var street: [Int] = []
-        addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            if j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
-        }
+        let street = streetNeighbours(a)
         let need = amongMost ? max(Self.offsetNeighbours, (street.count + 1) / 2) : Self.offsetNeighbours
         var agree = 0
         for (k, j) in street.enumerated() {

@@ -147,6 +147,37 @@ extension LinkResult {
         #expect(r.link("3").buildingID == "h3" && r.link("9").buildingID == "h9" && r.link("9").method == .covers)
     }
 
+    /// Where two houses stand nearer the line than a geocoder's offset, it sets their points
+    /// nearer too, each at an offset of its own; 11's point, slid a metre past the party wall,
+    /// stands in 9's house. The street's other points share an offset, so the street is read as
+    /// a geocoder's and 11 is scored with the rest: it goes next door (BUFFER). Among rooftop
+    /// points, at offsets of their own, it stays in the house it stands in.
+    @Test func aCoveredPointOffItsGeocodersOffsetIsReadByItsStreet() throws {
+        func scene(offsets: [Double]) -> Scene {
+            var s = Scene()
+            s.road("main", "LINESTRING(-20 0,80 0)", name: "Main Street")
+            for k in 0..<4 {
+                let x = 10 * Double(k)
+                s.building("h\(2 * k + 1)", "POLYGON((\(x) 5,\(x + 10) 5,\(x + 10) 15,\(x) 15,\(x) 5))")
+                s.address("\(2 * k + 1)", x + 5, offsets[k], number: "\(2 * k + 1)")
+            }
+            s.building("h9", "POLYGON((40 2,50 2,50 12,40 12,40 2))")
+            s.building("h11", "POLYGON((50 2,60 2,60 12,50 12,50 2))")
+            s.address("9", 44, 4, number: "9")
+            s.address("11", 49, 4.5, number: "11")
+            return s
+        }
+        var o = LinkerOptions()
+        o.explain = ["11"]
+        let r = try scene(offsets: [7, 7, 7, 7]).link(o)
+        #expect(r.explanations.first?.coveringAtStreetOffset == "h9")
+        #expect(r.link("11").buildingID == "h11" && r.link("11").method == .buffer && r.link("11").distance == 1)
+        #expect(r.link("9").buildingID == "h9" && r.link("9").method == .covers)
+        let rooftops = try scene(offsets: [7.3, 8.8, 9.6, 8.2]).link(o)
+        #expect(rooftops.explanations.first?.coveringAtStreetOffset == nil)
+        #expect(rooftops.link("11").buildingID == "h9" && rooftops.link("11").method == .covers)
+    }
+
     /// Label points of a row of like houses 5 m wide share an offset from the street, each
     /// 2.5 m from the next house: standing at their footprints' middles, they were given for
     /// their houses, and each is linked COVERS, decided first.
