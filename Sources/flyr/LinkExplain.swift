@@ -16,8 +16,10 @@ enum LinkExplain {
                         + "\(f(Linker.coverClearance)) m of it: one of them is likely that home's" : "")
         }
         if let b = e.coveringAtStreetOffset {
-            s += "\n  the footprint \(b) covers the point, which stands at the offset from its street's line that the street's other "
-                + "points share (a geocoder's): scored with the rest, among the footprints within \(f(Linker.coverClearance)) m"
+            s += "\n  the footprint \(b) covers the point, which stands "
+                + (e.offsetOfItsOwn ? "at an offset from its street's line of its own, on a street whose other points share one"
+                                    : "at the offset from its street's line that the street's other points share")
+                + " (a geocoder's): scored with the rest, among the footprints within \(f(Linker.coverClearance)) m"
         }
         if let road = e.road {
             s += "\n  rays start from \(road) (\(e.roadIsOwnStreet ? "its own street" : "the road its street search fell back to")), \(f(e.roadDistance ?? 0)) m away"
@@ -43,7 +45,7 @@ enum LinkExplain {
         let f = { (v: Double) in LinkTable.format(v, 3) }
         let q = { (v: String?) in v.map(LinkTable.jsonString) ?? "null" }
         var s = "{\"address_id\":\(q(e.addressID)),\"house_key\":\(q(e.houseKey)),\"covering\":\(q(e.covering)),\"clearance\":\(e.clearance.map(f) ?? "null"),"
-            + "\"free_home_beside\":\(e.freeHomeBeside),\"covering_at_street_offset\":\(q(e.coveringAtStreetOffset)),"
+            + "\"free_home_beside\":\(e.freeHomeBeside),\"covering_at_street_offset\":\(q(e.coveringAtStreetOffset)),\"offset_of_its_own\":\(e.offsetOfItsOwn),"
         s += "\"road\":\(q(e.road)),\"road_is_own_street\":\(e.roadIsOwnStreet),\"road_distance\":\(e.roadDistance.map(f) ?? "null"),"
         s += "\"line_side\":\(e.lineSide.map(f) ?? "null"),\"aligned\":\(q(e.aligned)),\"chosen\":\(q(e.chosen)),"
         s += "\"cost\":\(e.cost.map(f) ?? "null"),\"runner_up\":\(e.runnerUp.flatMap { $0.isFinite ? f($0) : nil } ?? "null"),\"candidates\":["

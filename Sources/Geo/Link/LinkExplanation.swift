@@ -50,6 +50,9 @@ public struct LinkExplanation: Sendable, Equatable {
     /// covering it; its point stands at the offset from its street's line that its street's
     /// other points share, as a geocoder sets them.
     public var coveringAtStreetOffset: String?
+    /// With `coveringAtStreetOffset`: the point stands at an offset of its own, read as a
+    /// geocoder's because its street's other points share one (`LinkWorld.streetSetByGeocoder`).
+    public var offsetOfItsOwn = false
     /// The road the rays start from: the address's own street, or the road its street search
     /// fell back to (nil: none within the street search radius).
     public var road: String?
@@ -92,6 +95,7 @@ extension LinkWorld {
             return e
         }
         e.coveringAtStreetOffset = atStreetOffset[a].map(buildingID)
+        e.offsetOfItsOwn = atStreetOffset[a] != nil && !standsAtStreetOffset(a, amongMost: false)
         let frame = try scoreFrame(a)
         let w = options.weights
         for c in scored {

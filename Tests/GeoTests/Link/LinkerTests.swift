@@ -143,7 +143,7 @@ extension LinkResult {
         var o = LinkerOptions()
         o.explain = ["3"]
         let r = try s.link(o)
-        #expect(r.explanations.first?.coveringAtStreetOffset == "h5")
+        #expect(r.explanations.first?.coveringAtStreetOffset == "h5" && r.explanations.first?.offsetOfItsOwn == false)
         #expect(r.link("3").buildingID == "h3" && r.link("9").buildingID == "h9" && r.link("9").method == .covers)
     }
 
@@ -170,7 +170,7 @@ extension LinkResult {
         var o = LinkerOptions()
         o.explain = ["11"]
         let r = try scene(offsets: [7, 7, 7, 7]).link(o)
-        #expect(r.explanations.first?.coveringAtStreetOffset == "h9")
+        #expect(r.explanations.first?.coveringAtStreetOffset == "h9" && r.explanations.first?.offsetOfItsOwn == true)
         #expect(r.link("11").buildingID == "h11" && r.link("11").method == .buffer && r.link("11").distance == 1)
         #expect(r.link("9").buildingID == "h9" && r.link("9").method == .covers)
         let rooftops = try scene(offsets: [7.3, 8.8, 9.6, 8.2]).link(o)
