@@ -88,7 +88,8 @@ final class LinkWorld {
     /// covering it.
     var atStreetOffset: [Int: Int] = [:]
     /// Whether each address read so far shares its street's offset with others
-    /// (`standsAtStreetOffset`, among any), for `streetSetByGeocoder`.
+    /// (`standsAtStreetOffset`, among any) and stands away from the middle of any footprint
+    /// covering it, for `streetSetByGeocoder`.
     var sharesStreetOffset: [Int: Bool] = [:]
 
     let lines: [[Coord]]
