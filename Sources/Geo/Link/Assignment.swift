@@ -127,3 +127,33 @@ struct Heap<T: Comparable> {
         return top
     }
 }
+
+extension Assignment {
+    /// Two covered points a geocoder set (`StreetOffset`), each chosen for the footprint its face
+    /// aligned the other to: a slide carried each across the party wall into the other's house,
+    /// which the points' own costs cannot see and the order along the street can. Each takes the
+    /// footprint its face aligned it to; its cost is that candidate's, its runner-up the one it
+    /// left (so its confidence's margin falls). Pairs are read in id order, each address once.
+    /// The caller skips it where the face's order has no say (`orderPenalty` 0).
+    static func uncrossed(_ chosen: [Int: Choice], pending: [(address: Int, scored: [Candidate])],
+                          aligned: [Int: Int], readAsGeocoders: Set<Int>, addressRank: [Int32]) -> [Int: Choice] {
+        var out = chosen
+        var byBuilding: [Int: [Int]] = [:]  // footprint → the points read so that chose it
+        let crossed = readAsGeocoders.filter { a in aligned[a].map { $0 != chosen[a]?.candidate.building } ?? false }
+            .sorted { addressRank[$0] < addressRank[$1] }
+        for a in crossed { if let b = chosen[a]?.candidate.building { byBuilding[b, default: []].append(a) } }
+        let scored = Dictionary(uniqueKeysWithValues: pending.map { ($0.address, $0.scored) })
+        var done = Set<Int>()
+        for a in crossed where !done.contains(a) {
+            guard let mine = chosen[a], let want = aligned[a] else { continue }
+            guard let b = byBuilding[want]?.first(where: { !done.contains($0) && $0 != a && aligned[$0] == mine.candidate.building }),
+                  let theirs = chosen[b],
+                  let ca = scored[a]?.first(where: { $0.building == want }),
+                  let cb = scored[b]?.first(where: { $0.building == mine.candidate.building }) else { continue }
+            out[a] = Choice(candidate: ca, cost: ca.cost, runnerUp: mine.cost)
+            out[b] = Choice(candidate: cb, cost: cb.cost, runnerUp: theirs.cost)
+            done.formUnion([a, b])
+        }
+        return out
+    }
+}

@@ -343,10 +343,15 @@ public struct Linker: Sendable {
             aligned[pending[slot].address] = b
             world.favour(b, in: &pending[slot].scored, by: options.weights.orderPenalty)
         }
-        let chosen = Assignment.resolve(
-            pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: aIdx.map { attrs.addressRank[$0] },
+        let addressRank = aIdx.map { attrs.addressRank[$0] }
+        var chosen = Assignment.resolve(
+            pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: addressRank,
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
             claims: world.coverClaims(covered, on: pending), occupancy: options.weights.occupancy)
+        if options.weights.orderPenalty > 0 {  // the face's order has a say (not so for plain nearest)
+            chosen = Assignment.uncrossed(chosen, pending: pending, aligned: aligned,
+                                          readAsGeocoders: Set(world.atStreetOffset.keys), addressRank: addressRank)
+        }
         for (a, ch) in chosen {
             var best = ch.candidate
             world.assigned[a] = best.building

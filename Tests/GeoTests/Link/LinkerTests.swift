@@ -147,6 +147,25 @@ extension LinkResult {
         #expect(r.link("3").buildingID == "h3" && r.link("9").buildingID == "h9" && r.link("9").method == .covers)
     }
 
+    /// A geocoder's slides crossed two neighbours' points over their party wall: 3's point
+    /// stands a metre into 5's house and 5's a metre into 3's. With the number's spot not
+    /// counted, each point's own costs keep it in the house it stands in; the face's order of
+    /// numbers says the two crossed, and each takes its own house.
+    @Test func twoGeocodersPointsCrossedOverAPartyWallTakeTheirOwnHouses() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-20 0,60 0)", name: "Main Street")
+        for (k, x) in [0.0, 10, 20, 30].enumerated() {
+            s.building("h\(2 * k + 1)", "POLYGON((\(x) 5,\(x + 10) 5,\(x + 10) 15,\(x) 15,\(x) 5))")
+        }
+        for (k, x) in [5.0, 21, 19, 35].enumerated() { s.address("\(2 * k + 1)", x, 7, number: "\(2 * k + 1)") }
+        var o = LinkerOptions()
+        o.weights.numberOrderCost = 0  // the points' own costs alone, as where neighbours' points say little
+        let r = try s.link(o)
+        #expect(r.link("3").buildingID == "h3" && r.link("3").method == .buffer && r.link("3").distance == 1)
+        #expect(r.link("5").buildingID == "h5" && r.link("5").method == .buffer && r.link("5").distance == 1)
+        #expect(r.link("1").buildingID == "h1" && r.link("7").buildingID == "h7")
+    }
+
     /// Where two houses stand nearer the line than a geocoder's offset, it sets their points
     /// nearer too, each at an offset of its own; 11's point, slid a metre past the party wall,
     /// stands in 9's house. The street's other points share an offset, so the street is read as
