@@ -141,8 +141,11 @@ extension Assignment {
         var byBuilding: [Int: [Int]] = [:]  // footprint → the points read so that chose it
         let crossed = readAsGeocoders.filter { a in aligned[a].map { $0 != chosen[a]?.candidate.building } ?? false }
             .sorted { addressRank[$0] < addressRank[$1] }
+        guard crossed.count > 1 else { return chosen }
         for a in crossed { if let b = chosen[a]?.candidate.building { byBuilding[b, default: []].append(a) } }
-        let scored = Dictionary(uniqueKeysWithValues: pending.map { ($0.address, $0.scored) })
+        let wanted = Set(crossed)
+        var scored: [Int: [Candidate]] = [:]
+        for p in pending where wanted.contains(p.address) { scored[p.address] = p.scored }
         var done = Set<Int>()
         for a in crossed where !done.contains(a) {
             guard let mine = chosen[a], let want = aligned[a] else { continue }

@@ -42,16 +42,20 @@ extension LinkWorld {
     /// nearest other home, is one a geocoder set in a house of a row (see above).
     func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> Bool {
         guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return false }
-        return try standsAtStreetOffset(a, amongMost: false) || streetSetByGeocoder(a)
+        let street = streetNeighbours(a)
+        let own = standsAtStreetOffset(a, amongMost: false, among: street)
+        sharesStreetOffset[a] = own  // away from its footprint's middle, as read above
+        return try own || streetSetByGeocoder(a, among: street)
     }
 
     /// True when at least `geocodedStreet` of the other points of address `a`'s street within
     /// `LinkWeights.numberRadius` stand at an offset others share (see above), label points at
     /// their footprints' middles left out. Each point's reading is kept for the next call.
-    func streetSetByGeocoder(_ a: Int) throws -> Bool {
+    /// `street`: those points, when already found.
+    func streetSetByGeocoder(_ a: Int, among street: [Int]? = nil) throws -> Bool {
         guard streetKeys[a] != nil else { return false }
         var agree = 0
-        for j in streetNeighbours(a) {
+        for j in street ?? streetNeighbours(a) {
             let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
             sharesStreetOffset[j] = shares
             if shares { agree += 1; if agree >= Self.geocodedStreet { return true } }
@@ -93,11 +97,12 @@ extension LinkWorld {
     /// falling back to the nearest road sets its points, and points naming no street are compared
     /// with the others naming none. With `amongMost`, half or more of the street's other points
     /// around must share the offset as well (the readings of points set out from their houses and
-    /// of piled street ends, for points outside every footprint).
-    func standsAtStreetOffset(_ a: Int, orRoad: Bool = false, amongMost: Bool = true) -> Bool {
+    /// of piled street ends, for points outside every footprint). `street`: the street's other
+    /// points around (`streetNeighbours`), when already found.
+    func standsAtStreetOffset(_ a: Int, orRoad: Bool = false, amongMost: Bool = true, among street: [Int]? = nil) -> Bool {
         let key = streetKeys[a]
         guard key != nil || orRoad, let mine = streetOffset(a, orRoad: orRoad), mine > Self.onLine else { return false }
-        let street = streetNeighbours(a)
+        let street = street ?? streetNeighbours(a)
         let need = amongMost ? max(Self.offsetNeighbours, (street.count + 1) / 2) : Self.offsetNeighbours
         var agree = 0
         for (k, j) in street.enumerated() {
