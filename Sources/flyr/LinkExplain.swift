@@ -17,8 +17,9 @@ enum LinkExplain {
         }
         if let b = e.coveringAtStreetOffset {
             s += "\n  the footprint \(b) covers the point, which stands "
-                + (e.offsetOfItsOwn ? "at an offset from its street's line of its own, on a street whose other points share one"
-                                    : "at the offset from its street's line that the street's other points share")
+                + (e.offsetReadAround ? "at an offset from its street's line of its own, among covered points of the streets around that share theirs"
+                   : e.offsetOfItsOwn ? "at an offset from its street's line of its own, on a street whose other points share one"
+                                      : "at the offset from its street's line that the street's other points share")
                 + " (a geocoder's): scored with the rest, among the footprints within \(f(Linker.coverClearance)) m"
         }
         if let road = e.road {
@@ -46,6 +47,7 @@ enum LinkExplain {
         let q = { (v: String?) in v.map(LinkTable.jsonString) ?? "null" }
         var s = "{\"address_id\":\(q(e.addressID)),\"house_key\":\(q(e.houseKey)),\"covering\":\(q(e.covering)),\"clearance\":\(e.clearance.map(f) ?? "null"),"
             + "\"free_home_beside\":\(e.freeHomeBeside),\"covering_at_street_offset\":\(q(e.coveringAtStreetOffset)),\"offset_of_its_own\":\(e.offsetOfItsOwn),"
+            + "\"offset_read_around\":\(e.offsetReadAround),"
         s += "\"road\":\(q(e.road)),\"road_is_own_street\":\(e.roadIsOwnStreet),\"road_distance\":\(e.roadDistance.map(f) ?? "null"),"
         s += "\"line_side\":\(e.lineSide.map(f) ?? "null"),\"aligned\":\(q(e.aligned)),\"chosen\":\(q(e.chosen)),"
         s += "\"cost\":\(e.cost.map(f) ?? "null"),\"runner_up\":\(e.runnerUp.flatMap { $0.isFinite ? f($0) : nil } ?? "null"),\"candidates\":["

@@ -63,7 +63,7 @@ import Testing
         let e = try #require(obj["explain"] as? [String: Any])
         #expect(e["chosen"] as? String == String(row[1]) && (e["candidates"] as? [Any])?.isEmpty == false)
         // A street-side point is no covered point a geocoder set.
-        #expect(e["covering_at_street_offset"] is NSNull && e["offset_of_its_own"] as? Bool == false && e["free_home_beside"] as? Bool == false)
+        #expect(e["covering_at_street_offset"] is NSNull && e["offset_of_its_own"] as? Bool == false && e["offset_read_around"] as? Bool == false && e["free_home_beside"] as? Bool == false)
     }
 
     @Test func checkReportsAccuracyAndMinAccuracyFails() throws {

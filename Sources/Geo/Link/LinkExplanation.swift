@@ -53,6 +53,9 @@ public struct LinkExplanation: Sendable, Equatable {
     /// With `coveringAtStreetOffset`: the point stands at an offset of its own, read as a
     /// geocoder's because its street's other points share one (`LinkWorld.streetSetByGeocoder`).
     public var offsetOfItsOwn = false
+    /// With `offsetOfItsOwn`: its street's points show no geocoder's work; the covered points of
+    /// the streets around do (`LinkWorld.streetsAroundSetByGeocoder`).
+    public var offsetReadAround = false
     /// The road the rays start from: the address's own street, or the road its street search
     /// fell back to (nil: none within the street search radius).
     public var road: String?
@@ -96,6 +99,7 @@ extension LinkWorld {
         }
         e.coveringAtStreetOffset = atStreetOffset[a].map(buildingID)
         e.offsetOfItsOwn = atStreetOffset[a] != nil && !standsAtStreetOffset(a, amongMost: false)
+        e.offsetReadAround = try e.offsetOfItsOwn && !streetSetByGeocoder(a)
         let frame = try scoreFrame(a)
         let w = options.weights
         for c in scored {

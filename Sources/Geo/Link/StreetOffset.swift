@@ -25,6 +25,14 @@
 /// middle is read as a geocoder's as well where at least `geocodedStreet` of its street's other
 /// points within `LinkWeights.numberRadius` share an offset with others. Rooftops and address
 /// nodes differ by decimetres and share none, so a file of them keeps its covered points.
+///
+/// A lane or a court holds too few numbers to show a geocoder's work, and one that sets its
+/// points by the houses' distance from the line leaves none at a shared offset. Its covered point
+/// is read by the streets around it: where at least `geocodedAround` covered points of other
+/// streets within `LinkWeights.numberRadius` stand at an offset their street's points share,
+/// away from their footprints' middles, a geocoder put points into the houses there. Covered
+/// points only: door points before a straight row of fronts share an offset too, but stand
+/// outside every footprint.
 extension LinkWorld {
     /// How near two points' offsets from their street's line agree when one rule set both (metres).
     static let offsetAgreement = 0.05
@@ -37,6 +45,10 @@ extension LinkWorld {
     /// How many of a street's points around must share an offset for the street to be read as a
     /// geocoder's: one more than `offsetNeighbours`, so one shared offset is not enough.
     static let geocodedStreet = 3
+    /// How many covered points of the streets around must stand at a shared offset for a covered
+    /// point of a street that shows none to be read as a geocoder's: more than a street needs,
+    /// as among the many points of several streets a few share an offset to 5 cm by chance.
+    static let geocodedAround = 5
 
     /// True when covered address `a`'s point, in footprint `b` and `clearance` metres from the
     /// nearest other home, is one a geocoder set in a house of a row (see above).
@@ -45,7 +57,7 @@ extension LinkWorld {
         let street = streetNeighbours(a)
         let own = standsAtStreetOffset(a, amongMost: false, among: street)
         sharesStreetOffset[a] = own  // away from its footprint's middle, as read above
-        return try own || streetSetByGeocoder(a, among: street)
+        return try own || streetSetByGeocoder(a, among: street) || streetsAroundSetByGeocoder(a)
     }
 
     /// True when at least `geocodedStreet` of the other points of address `a`'s street within
@@ -59,6 +71,24 @@ extension LinkWorld {
             let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
             sharesStreetOffset[j] = shares
             if shares { agree += 1; if agree >= Self.geocodedStreet { return true } }
+        }
+        return false
+    }
+
+    /// True when at least `geocodedAround` covered points of streets other than address `a`'s,
+    /// within `LinkWeights.numberRadius` of its point, stand at an offset their street's points
+    /// share, away from their footprints' middles (see above).
+    func streetsAroundSetByGeocoder(_ a: Int) throws -> Bool {
+        let key = streetKeys[a], p = points[a], r = options.weights.numberRadius
+        var around: [Int] = []
+        addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
+            if streetKeys[j] != key, Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
+        }
+        var agree = 0
+        for j in around {
+            let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
+            sharesStreetOffset[j] = shares
+            if shares, try coveringBuilding(j) != nil { agree += 1; if agree >= Self.geocodedAround { return true } }
         }
         return false
     }

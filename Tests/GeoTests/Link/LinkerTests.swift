@@ -25,6 +25,16 @@ struct Scene {
         let g = try! Geometry.fromWKT(ctx, wkt)
         segments.append(Segment(id: id, line: degrees(g.lineCoords()), subtype: "road", segmentClass: cls, name: name, namesJSON: names))
     }
+    /// Houses 10 m wide along Main Street from x = 0, fronts at `front`, odd numbers from 1 each
+    /// at `offsets[k]` from the street's line (y = 0), in the middle of its house's width; ids
+    /// the number after `buildings` and after `addresses`.
+    mutating func row(front: Double, offsets: [Double], buildings prefix: String, addresses own: String = "") {
+        for (k, y) in offsets.enumerated() {
+            let x = 10 * Double(k), n = "\(2 * k + 1)"
+            building(prefix + n, "POLYGON((\(x) \(front),\(x + 10) \(front),\(x + 10) \(front + 10),\(x) \(front + 10),\(x) \(front)))")
+            address(own + n, x + 5, y, number: n)
+        }
+    }
     func link(_ options: LinkerOptions = .init()) throws -> LinkResult {
         try Linker(options: options).link(buildings: buildings, addresses: addresses, segments: segments)
     }
@@ -175,11 +185,7 @@ extension LinkResult {
         func scene(offsets: [Double]) -> Scene {
             var s = Scene()
             s.road("main", "LINESTRING(-20 0,80 0)", name: "Main Street")
-            for k in 0..<4 {
-                let x = 10 * Double(k)
-                s.building("h\(2 * k + 1)", "POLYGON((\(x) 5,\(x + 10) 5,\(x + 10) 15,\(x) 15,\(x) 5))")
-                s.address("\(2 * k + 1)", x + 5, offsets[k], number: "\(2 * k + 1)")
-            }
+            s.row(front: 5, offsets: offsets, buildings: "h")
             s.building("h9", "POLYGON((40 2,50 2,50 12,40 12,40 2))")
             s.building("h11", "POLYGON((50 2,60 2,60 12,50 12,50 2))")
             s.address("9", 44, 4, number: "9")
@@ -195,6 +201,34 @@ extension LinkResult {
         let rooftops = try scene(offsets: [7.3, 8.8, 9.6, 8.2]).link(o)
         #expect(rooftops.explanations.first?.coveringAtStreetOffset == nil)
         #expect(rooftops.link("11").buildingID == "h9" && rooftops.link("11").method == .covers)
+    }
+
+    /// A lane holds two numbers, too few to show a geocoder's work. Main Street's points stand
+    /// in its houses at one offset from its line, as a geocoder sets them; so lane number 3,
+    /// slid half a metre over the party wall into 1's house, is read by the streets around and
+    /// goes next door (BUFFER). Where Main Street's points are rooftops, at offsets of their
+    /// own, it stays in the house it stands in.
+    @Test func aLanesCoveredPointIsReadByTheStreetsAround() throws {
+        func scene(offsets: [Double]) -> Scene {
+            var s = Scene()
+            s.road("main", "LINESTRING(-20 0,90 0)", name: "Main Street")
+            s.road("lane", "LINESTRING(72 0,72 40)", name: "Lane")
+            s.row(front: 2, offsets: offsets, buildings: "m", addresses: "m")
+            s.building("l1", "POLYGON((74 10,84 10,84 20,74 20,74 10))")
+            s.building("l3", "POLYGON((74 20,84 20,84 30,74 30,74 20))")
+            s.address("1", 80, 13, number: "1", street: "Lane")
+            s.address("3", 79, 19.5, number: "3", street: "Lane")
+            return s
+        }
+        var o = LinkerOptions()
+        o.explain = ["3"]
+        let r = try scene(offsets: [4, 4, 4, 4, 4, 4, 4]).link(o)
+        #expect(r.explanations.first?.coveringAtStreetOffset == "l1" && r.explanations.first?.offsetReadAround == true)
+        #expect(r.link("3").buildingID == "l3" && r.link("3").method == .buffer && abs(r.link("3").distance - 0.5) < 0.01)
+        #expect(r.link("1").buildingID == "l1" && r.link("1").method == .covers)
+        let rooftops = try scene(offsets: [4, 4.3, 5.1, 3.6, 4.8, 5.5, 4.4]).link(o)
+        #expect(rooftops.explanations.first?.coveringAtStreetOffset == nil)
+        #expect(rooftops.link("3").buildingID == "l1" && rooftops.link("3").method == .covers)
     }
 
     /// Label points of a row of like houses 5 m wide share an offset from the street, each
