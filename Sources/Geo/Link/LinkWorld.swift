@@ -460,7 +460,34 @@ final class LinkWorld {
             if charged { sortByCost(&out) }
         }
         chargeSetOut(a, &out)
+        try dropOutlinesAround(&out)
         return out
+    }
+
+    /// Costs closer than this are one (metres): round-off.
+    static let sameCost = 0.01
+    /// A footprint with this share of its area inside another lies within it.
+    static let withinShare = 0.99
+
+    /// Drops from `out` (best first) each footprint that costs what a smaller candidate lying
+    /// within it costs (`sameCost`, `withinShare`): the outline of a block or a complex drawn
+    /// around a building mapped inside it, the point nearest the wall they share. The building
+    /// inside is the address's, as among covering footprints the smaller is.
+    func dropOutlinesAround(_ out: inout [Candidate]) throws {
+        var outlines = Set<Int>()
+        for i in out.indices {
+            var j = i + 1
+            while j < out.count, out[j].cost - out[i].cost <= Self.sameCost {
+                let (small, large) = areas[out[i].building] < areas[out[j].building]
+                    ? (out[i].building, out[j].building) : (out[j].building, out[i].building)
+                if areas[small] < areas[large], !outlines.contains(large),
+                   try geometry(small).intersection(geometry(large)).area() >= Self.withinShare * areas[small] {
+                    outlines.insert(large)
+                }
+                j += 1
+            }
+        }
+        if !outlines.isEmpty { out.removeAll { outlines.contains($0.building) } }
     }
 
     /// What footprint `b` costs an address as the garage or shed of `home`, the footprint the

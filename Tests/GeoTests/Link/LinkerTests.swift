@@ -59,6 +59,19 @@ extension LinkResult {
         #expect(l.method == .covers && l.buildingID == "b1" && l.distance == 0 && l.confidence == 1)
     }
 
+    /// A museum mapped inside the outline of its complex shares the complex's front wall: a
+    /// point before that wall is as near to both, to the centimetre. The outline is no other
+    /// house; the building inside it is the address's, whatever the ids' order.
+    @Test func aPointBeforeABuildingInsideAnOutlineTakesTheBuilding() throws {
+        var s = Scene()
+        s.road("main", "LINESTRING(-20 0,60 0)", name: "Main Street")
+        s.building("a-outline", "POLYGON((0 5,40 5,40 30,0 30,0 5))")
+        s.building("b-museum", "POLYGON((0 5,25 5,25 20,0 20,0 5))")
+        s.address("1", 12, 2)
+        let l = try s.link().link("1")
+        #expect(l.buildingID == "b-museum" && l.method == .buffer && abs(l.distance - 3) < 0.01)
+    }
+
     /// A covered point's confidence falls with its clearance from the next home: 0.5 + 0.5 ×
     /// min(1, clearance / 3 m); a tagged garage nearer still is no home it could belong to.
     @Test func aCoveredPointNearTheNextHouseIsLessSure() throws {
