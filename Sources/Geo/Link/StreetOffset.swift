@@ -67,12 +67,20 @@ extension LinkWorld {
     func streetSetByGeocoder(_ a: Int, among street: [Int]? = nil) throws -> Bool {
         guard streetKeys[a] != nil else { return false }
         var agree = 0
-        for j in street ?? streetNeighbours(a) {
-            let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
-            sharesStreetOffset[j] = shares
-            if shares { agree += 1; if agree >= Self.geocodedStreet { return true } }
+        for j in street ?? streetNeighbours(a) where try sharesOffset(j) {
+            agree += 1
+            if agree >= Self.geocodedStreet { return true }
         }
         return false
+    }
+
+    /// True when address `j`'s point stands at an offset its street's points around share, away
+    /// from the middle of any footprint covering it; the reading is kept for the next call.
+    func sharesOffset(_ j: Int) throws -> Bool {
+        if let known = sharesStreetOffset[j] { return known }
+        let shares = try standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j)
+        sharesStreetOffset[j] = shares
+        return shares
     }
 
     /// True when at least `geocodedAround` covered points of streets other than address `a`'s,
@@ -85,10 +93,9 @@ extension LinkWorld {
             if streetKeys[j] != key, Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
         }
         var agree = 0
-        for j in around {
-            let shares = try sharesStreetOffset[j] ?? (standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j))
-            sharesStreetOffset[j] = shares
-            if shares, try coveringBuilding(j) != nil { agree += 1; if agree >= Self.geocodedAround { return true } }
+        for j in around where try sharesOffset(j) && coveringBuilding(j) != nil {
+            agree += 1
+            if agree >= Self.geocodedAround { return true }
         }
         return false
     }
