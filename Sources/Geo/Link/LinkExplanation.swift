@@ -98,8 +98,9 @@ extension LinkWorld {
             return e
         }
         e.coveringAtStreetOffset = atStreetOffset[a].map(buildingID)
-        e.offsetOfItsOwn = atStreetOffset[a] != nil && !standsAtStreetOffset(a, amongMost: false)
-        e.offsetReadAround = try e.offsetOfItsOwn && !streetSetByGeocoder(a)
+        let reading = offsetReadings[a]
+        e.offsetOfItsOwn = reading == .street || reading == .around
+        e.offsetReadAround = reading == .around
         let frame = try scoreFrame(a)
         let w = options.weights
         for c in scored {

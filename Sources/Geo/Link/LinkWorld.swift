@@ -87,6 +87,8 @@ final class LinkWorld {
     /// The covered points scored with the rest (`standsAtStreetOffset`), each with the footprint
     /// covering it.
     var atStreetOffset: [Int: Int] = [:]
+    /// For each of those, what read it as a geocoder's (`setInRow`): what `--explain` says.
+    var offsetReadings: [Int: OffsetReading] = [:]
     /// Whether each address read so far shares its street's offset with others
     /// (`standsAtStreetOffset`, among any) and stands away from the middle of any footprint
     /// covering it, for `streetSetByGeocoder`.

@@ -310,8 +310,9 @@ public struct Linker: Sendable {
         for a in 0..<na {
             if let b = try world.coveringBuilding(a) {
                 let clearance = world.clearance(a, covering: b)
-                if try world.setInRow(a, covering: b, clearance: clearance) {
+                if let reading = try world.setInRow(a, covering: b, clearance: clearance) {
                     world.atStreetOffset[a] = b
+                    world.offsetReadings[a] = reading
                     continue
                 }
                 links[a] = TileLink(building: Int32(bIdx[b]), method: .covers,

@@ -50,14 +50,21 @@ extension LinkWorld {
     /// as among the many points of several streets a few share an offset to 5 cm by chance.
     static let geocodedAround = 5
 
-    /// True when covered address `a`'s point, in footprint `b` and `clearance` metres from the
-    /// nearest other home, is one a geocoder set in a house of a row (see above).
-    func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> Bool {
-        guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return false }
+    /// What reads a covered point as a geocoder's (see above): its own offset, shared with its
+    /// street's points; its street, whose other points share one; or the streets around.
+    enum OffsetReading { case shared, street, around }
+
+    /// The reading by which covered address `a`'s point, in footprint `b` and `clearance` metres
+    /// from the nearest other home, is one a geocoder set in a house of a row (see above); nil
+    /// when none reads it so.
+    func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> OffsetReading? {
+        guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return nil }
         let street = streetNeighbours(a)
         let own = standsAtStreetOffset(a, amongMost: false, among: street)
         sharesStreetOffset[a] = own  // away from its footprint's middle, as read above
-        return try own || streetSetByGeocoder(a, among: street) || streetsAroundSetByGeocoder(a)
+        if own { return .shared }
+        if try streetSetByGeocoder(a, among: street) { return .street }
+        return try streetsAroundSetByGeocoder(a) ? .around : nil
     }
 
     /// True when at least `geocodedStreet` of the other points of address `a`'s street within
@@ -87,13 +94,9 @@ extension LinkWorld {
     /// within `LinkWeights.numberRadius` of its point, stand at an offset their street's points
     /// share, away from their footprints' middles (see above).
     func streetsAroundSetByGeocoder(_ a: Int) throws -> Bool {
-        let key = streetKeys[a], p = points[a], r = options.weights.numberRadius
-        var around: [Int] = []
-        addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            if streetKeys[j] != key, Planar.length(Planar.sub(points[j], p)) <= r { around.append(j) }
-        }
+        let key = streetKeys[a]
         var agree = 0
-        for j in around where try sharesOffset(j) && coveringBuilding(j) != nil {
+        for j in addressesAround(a, where: { streetKeys[$0] != key }) where try sharesOffset(j) && coveringBuilding(j) != nil {
             agree += 1
             if agree >= Self.geocodedAround { return true }
         }
@@ -110,12 +113,19 @@ extension LinkWorld {
     /// The other addresses of address `a`'s street (or, with no street, of none) within
     /// `LinkWeights.numberRadius` of its point.
     func streetNeighbours(_ a: Int) -> [Int] {
-        let key = streetKeys[a], p = points[a], r = options.weights.numberRadius
-        var street: [Int] = []
+        let key = streetKeys[a]
+        return addressesAround(a, where: { streetKeys[$0] == key })
+    }
+
+    /// The addresses other than `a` within `LinkWeights.numberRadius` of its point that `keep`
+    /// takes.
+    func addressesAround(_ a: Int, where keep: (Int) -> Bool) -> [Int] {
+        let p = points[a], r = options.weights.numberRadius
+        var out: [Int] = []
         addressIndex.forEach(meeting: BBox(around: p, radius: r)) { j in
-            if j != a, streetKeys[j] == key, Planar.length(Planar.sub(points[j], p)) <= r { street.append(j) }
+            if j != a, keep(j), Planar.length(Planar.sub(points[j], p)) <= r { out.append(j) }
         }
-        return street
+        return out
     }
 
     /// The distance from address `a`'s point to its own street's line; nil when the street has
