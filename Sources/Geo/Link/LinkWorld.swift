@@ -93,6 +93,8 @@ final class LinkWorld {
     /// (`standsAtStreetOffset`, among any) and stands away from the middle of any footprint
     /// covering it, for `streetSetByGeocoder`.
     var sharesStreetOffset: [Int: Bool] = [:]
+    /// Whether each footprint read so far stands in a row where homes are scarce (`homesScarce`).
+    var scarceHomes: [Int: Bool] = [:]
 
     let lines: [[Coord]]
     let segmentKeys: [String?]
@@ -196,10 +198,11 @@ final class LinkWorld {
     func isOutbuilding(_ b: Int) -> Bool { attrs.outbuilding[bIdx[b]] || outbuildingByMeasure(b) }
 
     /// True when footprint `b`'s size (`smallFootprint`) or its measured height (`lowHeight`)
-    /// says it is no home.
+    /// says it is no home; its size not where it stands in a row and homes are scarce
+    /// (`homesScarce`).
     func outbuildingByMeasure(_ b: Int) -> Bool {
         let w = options.weights
-        return areas[b] < w.smallFootprint || Double(attrs.heights[bIdx[b]]) < w.lowHeight
+        return (areas[b] < w.smallFootprint && !homesScarce(b)) || Double(attrs.heights[bIdx[b]]) < w.lowHeight
     }
 
     /// What a footprint costs as an outbuilding: `outbuildingPenalty` when its tags say it is one,
@@ -496,12 +499,13 @@ final class LinkWorld {
     /// address scores best (`LinkWeights.annexShare`): `smallFootprintPenalty` when its tags are
     /// silent and it is smaller than `annexFootprint` and than `annexShare` of the home's area.
     /// A footprint under `smallFootprint` pays this as well: its size and the larger home it
-    /// stands by are two signs. The home itself pays nothing, so it stays the best.
+    /// stands by are two signs. The home itself pays nothing, so it stays the best, and neither
+    /// does a footprint in a row where homes are scarce (`homesScarce`).
     func annexCost(_ b: Int, home: Int) -> Double {
         let w = options.weights
         guard b != home, !attrs.outbuilding[bIdx[b]],
               areas[b] < min(w.annexFootprint, w.annexShare * areas[home]) else { return 0 }
-        return w.smallFootprintPenalty
+        return homesScarce(b) ? 0 : w.smallFootprintPenalty
     }
 
     /// What the scoring reads at an address's point: the direction away from its street (nil
