@@ -408,13 +408,21 @@ final class LinkWorld {
         return named?.anchor ?? namedPath?.anchor ?? any?.anchor
     }
 
+    /// A road's line this near a footprint's wall (metres) runs along its front, not between it
+    /// and a point: a carriageway's centreline stands at least half a lane's width from the
+    /// houses on either side, so a line nearer is drawn on the fronts of a lane's houses, and a
+    /// door point a metre out stands across it from its own house as often as not.
+    static let laneHalfWidth = 2.0
+
     /// True when the straight line p→q crosses the centreline of a road that separates houses
-    /// from the points across it (`separatesHouses`).
-    func crossesRoad(_ p: Coord, _ q: Coord) throws -> Bool {
+    /// from the points across it (`separatesHouses`), where that line runs at least `clear`
+    /// from q (`laneHalfWidth` for q on a footprint's wall).
+    func crossesRoad(_ p: Coord, _ q: Coord, clear: Double = 0) throws -> Bool {
         let box = BBox(minX: min(p.x, q.x), minY: min(p.y, q.y), maxX: max(p.x, q.x), maxY: max(p.y, q.y))
         for s in segmentIndex.query(box) where separatingRoad[s] {
             let l = lines[s]
-            for i in 0..<max(0, l.count - 1) where Planar.segmentsIntersect(p, q, l[i], l[i + 1]) { return true }
+            for i in 0..<max(0, l.count - 1) where Planar.segmentsIntersect(p, q, l[i], l[i + 1])
+                && Planar.length(Planar.sub(q, Planar.closestOnSegment(q, l[i], l[i + 1]).0)) >= clear { return true }
         }
         return false
     }
@@ -581,7 +589,7 @@ final class LinkWorld {
             }
         }
         s.outbuilding = outbuildingCost(b)
-        if s.total < limit, d > 0, try crossesRoad(p, q) { s.acrossRoad = w.acrossRoadPenalty }
+        if s.total < limit, d > 0, try crossesRoad(p, q, clear: Self.laneHalfWidth) { s.acrossRoad = w.acrossRoadPenalty }
         return s
     }
 

@@ -166,7 +166,7 @@ extension LinkWorld {
             // past the end is reached along the continuation: a road counts between it and the
             // continuation, not between it and the point.
             let from = along > 0 && lost ? Coord(o.x + end.dir.x * along, o.y + end.dir.y * along) : p
-            if try crossesRoad(from, Planar.closestPoint(on: rings(b), to: from)) { cost += w.acrossRoadPenalty }
+            if try crossesRoad(from, Planar.closestPoint(on: rings(b), to: from), clear: Self.laneHalfWidth) { cost += w.acrossRoadPenalty }
             if let k = at[b] {
                 if cost < out[k].cost { out[k].cost = cost; out[k].pastEnd = true; out[k].annex = 0 }
             } else {

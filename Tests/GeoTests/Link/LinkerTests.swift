@@ -440,6 +440,23 @@ extension LinkResult {
         #expect(try s.link().link("a1").buildingID == "own")
     }
 
+    /// A lane's line drawn 0.4 m from a house's front: a door point a metre before the house
+    /// stands 0.6 m past the line, and the house is its own, not across the lane from it (3 m to
+    /// the house behind the point). Where the line runs 2.5 m from the front, a road lies between
+    /// them, and the house 5 m behind the point is taken over the one 3.1 m across it.
+    @Test func aLaneLineDrawnOnTheHouseFrontsPutsNoHouseAcrossIt() throws {
+        func linked(front: Double, behind: Double) throws -> String? {
+            var s = Scene()
+            s.road("r", "LINESTRING(-50 0,50 0)", name: "Beco da Ostra")
+            s.building("lane", "POLYGON((-3 \(front),3 \(front),3 \(front + 8),-3 \(front + 8),-3 \(front)))")
+            s.building("behind", "POLYGON((-3 \(-behind),3 \(-behind),3 \(-behind - 8),-3 \(-behind - 8),-3 \(-behind)))")
+            s.address("a1", 0, -0.6, street: "Beco da Ostra")
+            return try s.link().link("a1").buildingID
+        }
+        #expect(try linked(front: 0.4, behind: 3.6) == "lane")
+        #expect(try linked(front: 2.5, behind: 5.6) == "behind")
+    }
+
     @Test func oneHousePerSingleFamilyFootprint() throws {
         var s = Scene()
         s.road("r", "LINESTRING(-50 0,50 0)", name: "Main Street")
