@@ -36,9 +36,10 @@ extension LinkWorld {
             if k != b, !attrs.outbuilding[bIdx[k]], areas[k] >= options.weights.smallFootprint,
                Planar.length(Planar.sub(middle(buildingBoxes[k]), mid)) <= r { homes += 1 }
         }
-        // A point read off its road's line moved `lineStep` at most; the index may hold it moved.
+        // A point read off its road's line moved at most `onLine` to the line and `lineStep` off
+        // it; the index may hold it moved.
         var households = Set<String>()
-        addressIndex.forEach(meeting: BBox(around: mid, radius: r + options.weights.lineStep)) { j in
+        addressIndex.forEach(meeting: BBox(around: mid, radius: r + Self.onLine + options.weights.lineStep)) { j in
             if Planar.length(Planar.sub(givenPoint(j), mid)) <= r { households.insert(attrs.houseKeys[aIdx[j]]) }
         }
         let scarce = Double(households.count) >= Self.scarceShare * Double(max(homes, 1))
