@@ -63,13 +63,14 @@ struct FaceAlignment {
     /// nil where the footprint holds one household only.
     static func align(_ entries: [Entry], leaveOut: Double, backstep: Double, homes: [Double] = [], passOver: Double = 0,
                       behind: @escaping (Int, Int) -> Int = { _, _ in 0 }, depthApart: Double = .infinity,
-                      share: (Int) -> Double?) -> [Int: Int] {
+                      direction: Double? = nil, share: (Int) -> Double?) -> [Int: Int] {
         guard entries.count > 1 else { return [:] }
         // Each option's mark among the homes, worked out once for both directions: the DP then
         // counts the homes between two options by a subtraction.
         let marks = passOver > 0 ? entries.map { $0.options.map { mark(homes, $0.along) } } : []
         let rules = Rules(leaveOut: leaveOut, backstep: backstep, marks: marks, passOver: passOver,
                           behind: behind, depthApart: depthApart)
+        if let direction { return solve(entries, direction: direction, rules, share: share).matched }
         let up = solve(entries, direction: 1, rules, share: share)
         let down = solve(entries, direction: -1, rules, share: share)
         return (down.total < up.total ? down : up).matched
@@ -340,7 +341,10 @@ extension LinkWorld {
             // One address has no order to keep (`FaceAlignment.align` matches none).
             guard entries.count > 1,
                   options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
-            for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf) where slot >= 0 { out[slot] = b }
+            let direction = oppositeDirection(of: key, entries, faces: faces)
+            for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf, direction: direction) where slot >= 0 {
+                out[slot] = b
+            }
         }
         return out
     }
@@ -349,7 +353,7 @@ extension LinkWorld {
     /// (`chain`) its places are read along, the footprints covered points hold (`held`) and the
     /// streets whose addresses take each footprint first (`bestOf`).
     private func alignFace(_ entries: [FaceAlignment.Entry], on chain: Int, held: Set<Int>,
-                           bestOf: [Int: Set<String>]) -> [Int: Int] {
+                           bestOf: [Int: Set<String>], direction: Double?) -> [Int: Int] {
         // A footprint whose class names several households holds a second for nothing; one of
         // `sharedFootprint` or more may hold one at what the assignment charges for it.
         let weights = options.weights
@@ -380,6 +384,40 @@ extension LinkWorld {
         }
         return FaceAlignment.align(entries, leaveOut: options.weights.leaveOut, backstep: options.weights.backstepCost,
                                    homes: homes, passOver: options.weights.passOver,
-                                   behind: stacked, depthApart: options.weights.alignTolerance, share: share)
+                                   behind: stacked, depthApart: options.weights.alignTolerance, direction: direction,
+                                   share: share)
+    }
+}
+
+extension LinkWorld {
+    /// The way a face is numbered where its own points tell no order, read from the opposite
+    /// face of its street's line (`FaceAlignment.direction(of:opposite:apart:agreement:)`).
+    func oppositeDirection(of key: FaceKey, _ entries: [FaceAlignment.Entry], faces: [FaceKey: [FaceAlignment.Entry]]) -> Double? {
+        guard let other = faces[FaceKey(chain: key.chain, left: !key.left, street: key.street)] else { return nil }
+        let w = options.weights
+        return FaceAlignment.direction(of: entries, opposite: other, apart: w.orderApart, agreement: w.orderAgreement)
+    }
+}
+
+extension FaceAlignment {
+    /// The way a face whose points tell no order (no two of its numbers stand `apart` metres
+    /// apart along the street) is numbered: read from the opposite face of its street's line
+    /// where that face's order is read (`agreement`), the same way where one face holds odd
+    /// numbers and the other even ones (a street numbered side by side), the other way where
+    /// both hold odd and even numbers (a street numbered up one side and back down the other).
+    /// 1 up the street's line, −1 down it; nil otherwise, and the alignment takes the cheaper.
+    static func direction(of entries: [Entry], opposite other: [Entry], apart: Double, agreement: Double) -> Double? {
+        guard HouseNumbers.signedAgreement(entries.map { ($0.at, $0.number) }, apart: apart) == nil,
+              let tau = HouseNumbers.signedAgreement(other.map { ($0.at, $0.number) }, apart: apart),
+              abs(tau) >= agreement else { return nil }
+        let mine = parities(entries), theirs = parities(other)
+        if mine.count == 1, theirs.count == 1, mine != theirs { return tau > 0 ? 1 : -1 }
+        if mine.count == 2, theirs.count == 2 { return tau > 0 ? -1 : 1 }
+        return nil
+    }
+
+    /// The parities (0 even, 1 odd) of a face's whole numbers.
+    static func parities(_ entries: [Entry]) -> Set<Int> {
+        Set(entries.map { Int($0.number.rounded(.down)) % 2 })
     }
 }

@@ -149,6 +149,12 @@ public enum HouseNumbers {
     /// in no order along the street, as where houses were numbered as they were built). Nil
     /// when no pair is compared.
     static func agreement(_ pairs: [(x: Double, n: Double)], apart: Double) -> Double? {
+        signedAgreement(pairs, apart: apart).map(abs)
+    }
+
+    /// `agreement` with its sign: above 0 where the numbers grow along the street's line,
+    /// below 0 where they fall.
+    static func signedAgreement(_ pairs: [(x: Double, n: Double)], apart: Double) -> Double? {
         var concordant = 0, discordant = 0
         for i in pairs.indices {
             for j in pairs.indices where j > i {
@@ -158,6 +164,6 @@ public enum HouseNumbers {
             }
         }
         guard concordant + discordant > 0 else { return nil }
-        return Double(abs(concordant - discordant)) / Double(concordant + discordant)
+        return Double(concordant - discordant) / Double(concordant + discordant)
     }
 }
