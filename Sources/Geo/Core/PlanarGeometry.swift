@@ -224,18 +224,24 @@ public enum Planar {
     /// `tolerance` of an edge: `covers` in the standard sense, boundary included.
     public static func covers<Rings: Sequence>(_ rings: Rings, _ p: Coord, tolerance: Double) -> Bool
         where Rings.Element: CoordRing {
+        // The crossings first, cheap; the distance to each edge only for a point they leave out.
         var inside = false
         for ring in rings where ring.count > 1 {
             for i in 0..<(ring.count - 1) {
                 let a = ring[i], b = ring[i + 1]
-                if length(sub(p, closestOnSegment(p, a, b).0)) <= tolerance { return true }
                 if (a.y > p.y) != (b.y > p.y) {
                     let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)
                     if p.x < x { inside.toggle() }
                 }
             }
         }
-        return inside
+        if inside { return true }
+        for ring in rings where ring.count > 1 {
+            for i in 0..<(ring.count - 1) where length(sub(p, closestOnSegment(p, ring[i], ring[i + 1]).0)) <= tolerance {
+                return true
+            }
+        }
+        return false
     }
 
     /// True for a closed ring of at least four positions, with area, whose edges meet only

@@ -110,14 +110,19 @@ extension LinkWorld {
     /// where a geocoder's slide puts a point in the next house of a row.
     func coveringBesideFreeHome(_ covers: [(address: Int, building: Int)]) -> Set<Int> {
         guard !covers.isEmpty else { return [] }
-        let keys = heldKeys()
+        // Most footprints hold one number or none: the numbers are counted, and their keys
+        // gathered only for the footprints holding two or more, all the test asks of them.
+        var count = [Int32](repeating: 0, count: buildingBoxes.count)
+        for b in assigned { if let b { count[b] += 1 } }
+        var keys: [Int: Set<String>] = [:]
+        for (a, b) in assigned.enumerated() { if let b, count[b] > 1 { keys[b, default: []].insert(houseKey(a)) } }
         var out = Set<Int>()
         for (a, b) in covers where !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
             let street = Occupancy.street(of: houseKey(a))
             guard let held = keys[b], Occupancy.count(on: street, held) > 1 else { continue }
             var free = false
             buildingIndex.forEach(meeting: buildingBoxes[b].expanded(by: Linker.coverClearance)) { k in
-                guard !free, k != b, keys[k] == nil, !isOutbuilding(k), !attrs.open[bIdx[k]], rings(k).ringCount > 0 else { return }
+                guard !free, k != b, count[k] == 0, !isOutbuilding(k), !attrs.open[bIdx[k]], rings(k).ringCount > 0 else { return }
                 free = Planar.distance(rings: rings(b), ringsBox: buildingBoxes[b], line: rings(k)[0],
                                        maxDistance: Linker.coverClearance) != nil
             }

@@ -39,6 +39,8 @@ final class LinkWorld {
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
     private var centreCache: [Int: Coord] = [:]
     private var labelCache: [Int: Coord] = [:]
+    private var givenLabelCache: [Int: Coord] = [:]
+    private var plainCentreCache: [Int: Coord] = [:]
 
     /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
@@ -58,9 +60,58 @@ final class LinkWorld {
     }
 
     /// How far point `p` stands from the middle of footprint `b`, in metres: the nearer of its
-    /// `centre` and its `label`. A point given for a building stands at one of them.
+    /// `centre` and its `givenLabel`. A point given for a building stands at one of them.
     func middleGap(_ b: Int, _ p: Coord) throws -> Double {
-        min(Planar.length(Planar.sub(try centre(b), p)), Planar.length(Planar.sub(try label(b), p)))
+        min(Planar.length(Planar.sub(try centre(b), p)), Planar.length(Planar.sub(try givenLabel(b), p)))
+    }
+
+    /// True when point `p` stands within `middleAgreement` of the middle of footprint `b`, as
+    /// `middleGap` reads it, the label first (a point given for a building stands most often
+    /// there); for a footprint of one ring the centroid is worked out here, without GEOS.
+    func standsAtMiddle(_ b: Int, _ p: Coord) throws -> Bool {
+        let near = LinkWorld.middleAgreement
+        if Planar.length(Planar.sub(try givenLabel(b), p)) <= near { return true }
+        return Planar.length(Planar.sub(try plainCentre(b), p)) <= near
+    }
+
+    /// `centre`, for a footprint of one ring worked out from the ring (the area-weighted centroid
+    /// of its triangles, the same point as GEOS's to round-off), else `centre` itself.
+    func plainCentre(_ b: Int) throws -> Coord {
+        let rs = rings(b)
+        guard rs.ringCount == 1, repairedParts[b] == nil else { return try centre(b) }
+        if let c = plainCentreCache[b] { return c }
+        let r = rs[0], o = r[0]
+        var cx = 0.0, cy = 0.0, twice = 0.0
+        for i in 1..<max(1, r.count - 2) {
+            let u = Planar.sub(r[i], o), v = Planar.sub(r[i + 1], o), a = u.x * v.y - u.y * v.x
+            cx += a * (u.x + v.x); cy += a * (u.y + v.y); twice += a
+        }
+        guard twice != 0 else { return try centre(b) }
+        let c = Coord(o.x + cx / (3 * twice), o.y + cy / (3 * twice))
+        let out = Planar.covers(rs, c, tolerance: 0) ? c : try label(b)
+        plainCentreCache[b] = out
+        return out
+    }
+
+    /// The footprint's label point where a data set's own tools put it: GEOS point on surface of
+    /// the outline in the degrees it is published in, carried into metres by the affine map its
+    /// own vertices make between degrees and metres (over one footprint a projection departs from
+    /// it by far under a millimetre). The point on surface of the projected outline scans across
+    /// the projection's grid instead, which turns against the degrees' away from the projection's
+    /// centre: 45 km out, one label point in twenty stands more than 5 cm from it (the
+    /// `StreetOffset.middleAgreement` the middle is read within). A centroid needs no
+    /// such care (an affine map carries it), nor does a repaired footprint (no data set's tools
+    /// read it): those are `label`.
+    func givenLabel(_ b: Int) throws -> Coord {
+        if let c = givenLabelCache[b] { return c }
+        let footprint = buildings[bIdx[b]].footprint, degrees = footprint.coords
+        let metres = UnsafeBufferPointer(rebasing: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]])
+        guard repairedParts[b] == nil, degrees.count == metres.count, degrees.count >= 3,
+              let map = AffineMap(from: degrees, to: metres) else { return try label(b) }
+        let g = try Geometry.polygon(context, footprint.polygons)
+        let c = map.apply(try g.pointOnSurface().pointCoord())
+        givenLabelCache[b] = c
+        return c
     }
 
     /// Building `b`'s footprint as a GEOS geometry.
@@ -93,11 +144,15 @@ final class LinkWorld {
     /// (`standsAtStreetOffset`, among any) and stands away from the middle of any footprint
     /// covering it, for `streetSetByGeocoder`.
     var sharesStreetOffset: [Int: Bool] = [:]
+    /// Each address's `streetNeighbours` read since the last point moved (`forgetPlace`).
+    var neighbourCache: [Int: [Int]] = [:]
     /// Whether each footprint read so far stands in a row where homes are scarce (`homesScarce`).
     var scarceHomes: [Int: Bool] = [:]
 
     let lines: [[Coord]]
     let segmentKeys: [String?]
+    /// Each segment's and each address's street as a number (`streetNumbers`), for `fronts`.
+    let segmentStreetNumbers: [Int32], addressStreetNumbers: [Int32]
     /// The named streets as lines, their segments joined (`StreetChains`), for the block faces.
     private(set) lazy var streetChains = StreetChains(lines: lines, keys: segmentKeys)
     /// Whether each chain end met so far is open (`StreetEnd`), keyed 2·chain (+1 for its last point).
@@ -163,6 +218,7 @@ final class LinkWorld {
 
         lines = sIdx.map { layers.lines[$0] }
         segmentKeys = sIdx.map { attrs.segmentKeys[$0] }
+        (segmentStreetNumbers, addressStreetNumbers) = LinkWorld.streetNumbers(segments: segmentKeys, addresses: streetKeys)
         frontageRoad = sIdx.map { attrs.frontage[$0] }
         separatingRoad = sIdx.map { attrs.separating[$0] }
         segmentIndex = GridIndex(boxes: sIdx.map { layers.lineBoxes[$0] })
@@ -315,7 +371,9 @@ final class LinkWorld {
         let p = points[a]
         var nearest = limit
         buildingIndex.forEach(meeting: BBox(around: p, radius: limit)) { b in
-            guard b != covering, !attrs.open[bIdx[b]], !attrs.outbuilding[bIdx[b]] else { return }
+            // A box never stands farther than its outline: one as far as the nearest so far is passed.
+            guard b != covering, !attrs.open[bIdx[b]], !attrs.outbuilding[bIdx[b]],
+                  buildingBoxes[b].distance(to: p) < nearest else { return }
             let edge = Planar.nearestOnEdges(of: rings(b), to: p).distance
             if edge < nearest, !Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) { nearest = edge }
         }
@@ -334,6 +392,7 @@ final class LinkWorld {
 
     /// Forgets where address `a` meets its street, after its point moved.
     func forgetPlace(_ a: Int) {
+        if !neighbourCache.isEmpty { neighbourCache.removeAll() }
         if !anchorState.isEmpty { anchorState[a] = 0 }
         if !placeState.isEmpty { placeState[a] = 0 }
         if !setOutState.isEmpty { setOutState[a] = 0 }
@@ -613,17 +672,31 @@ final class LinkWorld {
         return x
     }
 
-    /// True when a segment named like `street` lies within the frontage distance of the
+    /// True when a segment of address `a`'s street lies within the frontage distance of the
     /// building (planar distance between the projected outline and the centreline).
-    func fronts(building b: Int, street: String?) throws -> Bool {
-        guard let street else { return false }
+    func fronts(building b: Int, address a: Int) -> Bool {
+        let street = addressStreetNumbers[a]
+        guard street >= 0 else { return false }
         let box = buildingBoxes[b].expanded(by: options.frontageMeters)
         var near = false
         segmentIndex.forEach(meeting: box) { s in
-            guard !near, segmentKeys[s] == street else { return }
+            guard !near, segmentStreetNumbers[s] == street else { return }
             near = Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters)
         }
         return near
+    }
+
+    /// Each segment's and each address's street key as a number, for `fronts`: the same number
+    /// for the same key; -1 for no key, and for an address whose street no segment of the tile
+    /// carries.
+    static func streetNumbers(segments: [String?], addresses: [String?]) -> (segments: [Int32], addresses: [Int32]) {
+        var numbers: [String: Int32] = [:]
+        var bySegment = [Int32](repeating: -1, count: segments.count)
+        for (s, key) in segments.enumerated() {
+            guard let key else { continue }
+            if let n = numbers[key] { bySegment[s] = n } else { bySegment[s] = Int32(numbers.count); numbers[key] = bySegment[s] }
+        }
+        return (bySegment, addresses.map { key in key.flatMap { numbers[$0] } ?? -1 })
     }
 
     /// The footprints within `r` metres of `p`, each with its distance and the point of its edges
@@ -701,4 +774,44 @@ struct StreetAnchor {
     var segment: Int, sub: Int
     /// The segment carries the address's street name.
     var named: Bool
+}
+
+/// The affine map that carries three of a footprint's vertices from one plane to another: the
+/// first vertex, the one farthest from it, and the one standing farthest off the line through
+/// those two. Nil when the vertices all lie on one line.
+struct AffineMap {
+    let origin: Coord, target: Coord
+    /// The map's matrix, by rows.
+    let a: Double, b: Double, c: Double, d: Double
+
+    init?<From: Collection, To: Collection>(from: From, to: To) where From.Element == Coord, To.Element == Coord,
+        From.Index == Int, To.Index == Int {
+        let f = Array(from), t = Array(to)
+        guard f.count == t.count, let p0 = f.first else { return nil }
+        var i = 0, far = 0.0
+        for k in f.indices {
+            let d = Planar.length(Planar.sub(f[k], p0))
+            if d > far { far = d; i = k }
+        }
+        var j = 0, off = 0.0
+        let u = Planar.sub(f[i], p0)
+        for k in f.indices {
+            let v = Planar.sub(f[k], p0), cross = abs(u.x * v.y - u.y * v.x)
+            if cross > off { off = cross; j = k }
+        }
+        let v = Planar.sub(f[j], p0), det = u.x * v.y - u.y * v.x
+        guard far > 0, det != 0 else { return nil }
+        // Columns: where the map sends u and v; the matrix is those times the inverse of (u v).
+        let mu = Planar.sub(t[i], t[0]), mv = Planar.sub(t[j], t[0])
+        a = (mu.x * v.y - mv.x * u.y) / det
+        b = (mv.x * u.x - mu.x * v.x) / det
+        c = (mu.y * v.y - mv.y * u.y) / det
+        d = (mv.y * u.x - mu.y * v.x) / det
+        origin = p0; target = t[0]
+    }
+
+    func apply(_ p: Coord) -> Coord {
+        let q = Planar.sub(p, origin)
+        return Coord(target.x + a * q.x + b * q.y, target.y + c * q.x + d * q.y)
+    }
 }

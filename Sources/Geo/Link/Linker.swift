@@ -387,7 +387,7 @@ public struct Linker: Sendable {
         })
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
-                l.streetMatch = try world.fronts(building: b, street: world.streetKeys[a])
+                l.streetMatch = world.fronts(building: b, address: a)
                 if l.method == .covers {
                     // A covered point a geocoder set, kept by the assignment: its COVERS confidence,
                     // worked out with the first tier's for the others.

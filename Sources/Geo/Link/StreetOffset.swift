@@ -58,7 +58,7 @@ extension LinkWorld {
     /// from the nearest other home, is one a geocoder set in a house of a row (see above); nil
     /// when none reads it so.
     func setInRow(_ a: Int, covering b: Int, clearance: Double) throws -> OffsetReading? {
-        guard clearance < Linker.coverClearance, try middleGap(b, points[a]) > Self.middleAgreement else { return nil }
+        guard clearance < Linker.coverClearance, try !standsAtMiddle(b, points[a]) else { return nil }
         let street = streetNeighbours(a)
         let own = standsAtStreetOffset(a, amongMost: false, among: street)
         sharesStreetOffset[a] = own  // away from its footprint's middle, as read above
@@ -85,7 +85,7 @@ extension LinkWorld {
     /// from the middle of any footprint covering it; the reading is kept for the next call.
     func sharesOffset(_ j: Int) throws -> Bool {
         if let known = sharesStreetOffset[j] { return known }
-        let shares = try standsAtStreetOffset(j, amongMost: false) && !atFootprintMiddle(j)
+        let shares = try !atFootprintMiddle(j) && standsAtStreetOffset(j, amongMost: false)
         sharesStreetOffset[j] = shares
         return shares
     }
@@ -107,14 +107,17 @@ extension LinkWorld {
     /// footprint covering it, as a point given for its building does.
     func atFootprintMiddle(_ a: Int) throws -> Bool {
         guard let b = try coveringBuilding(a) else { return false }
-        return try middleGap(b, points[a]) <= Self.middleAgreement
+        return try standsAtMiddle(b, points[a])
     }
 
     /// The other addresses of address `a`'s street (or, with no street, of none) within
     /// `LinkWeights.numberRadius` of its point.
     func streetNeighbours(_ a: Int) -> [Int] {
+        if let known = neighbourCache[a] { return known }
         let key = streetKeys[a]
-        return addressesAround(a, where: { streetKeys[$0] == key })
+        let found = addressesAround(a, where: { streetKeys[$0] == key })
+        neighbourCache[a] = found
+        return found
     }
 
     /// The addresses other than `a` within `LinkWeights.numberRadius` of its point that `keep`
