@@ -273,6 +273,9 @@ public enum Planar {
 
     /// True when closed segments p1–p2 and q1–q2 share any point.
     static func segmentsTouch(_ p1: Coord, _ p2: Coord, _ q1: Coord, _ q2: Coord) -> Bool {
+        // Segments whose boxes stand apart share no point (most pairs of a ring's edges).
+        if max(p1.x, p2.x) < min(q1.x, q2.x) || max(q1.x, q2.x) < min(p1.x, p2.x)
+            || max(p1.y, p2.y) < min(q1.y, q2.y) || max(q1.y, q2.y) < min(p1.y, p2.y) { return false }
         let d1 = cross(sub(q2, q1), sub(p1, q1)), d2 = cross(sub(q2, q1), sub(p2, q1))
         let d3 = cross(sub(p2, p1), sub(q1, p1)), d4 = cross(sub(p2, p1), sub(q2, p1))
         if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
