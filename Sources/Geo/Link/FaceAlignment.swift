@@ -339,9 +339,12 @@ extension LinkWorld {
             // A face whose numbers do not run along the street has no order to align; one read
             // along another street's line must show its order (a pair of numbers compared).
             // One address has no order to keep (`FaceAlignment.align` matches none).
-            guard entries.count > 1,
-                  options.weights.readsOrder(entries.map { ($0.at, $0.number) }, tooFew: key.street == nil) else { continue }
-            let direction = oppositeDirection(of: key, entries, faces: faces)
+            let w = options.weights
+            guard entries.count > 1 else { continue }
+            let own = HouseNumbers.signedAgreement(entries.map { ($0.at, $0.number) }, apart: w.orderApart)
+            guard own.map({ abs($0) >= w.orderAgreement }) ?? (key.street == nil) else { continue }
+            // Only a face whose points tell no order asks the opposite side.
+            let direction = own == nil ? oppositeDirection(of: key, entries, faces: faces) : nil
             for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf, direction: direction) where slot >= 0 {
                 out[slot] = b
             }
