@@ -690,13 +690,9 @@ final class LinkWorld {
     /// for the same key; -1 for no key, and for an address whose street no segment of the tile
     /// carries.
     static func streetNumbers(segments: [String?], addresses: [String?]) -> (segments: [Int32], addresses: [Int32]) {
-        var numbers: [String: Int32] = [:]
-        var bySegment = [Int32](repeating: -1, count: segments.count)
-        for (s, key) in segments.enumerated() {
-            guard let key else { continue }
-            if let n = numbers[key] { bySegment[s] = n } else { bySegment[s] = Int32(numbers.count); numbers[key] = bySegment[s] }
-        }
-        return (bySegment, addresses.map { key in key.flatMap { numbers[$0] } ?? -1 })
+        var numbers = TextNumbers()
+        let bySegment = segments.map { key in key.map { numbers.number($0) } ?? -1 }
+        return (bySegment, addresses.map { key in key.flatMap { numbers.existing($0) } ?? -1 })
     }
 
     /// The footprints within `r` metres of `p`, each with its distance and the point of its edges
