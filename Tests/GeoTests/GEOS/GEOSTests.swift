@@ -88,6 +88,39 @@ import Testing
     @Test func badPipelineIsAnError() {
         #expect(throws: ProjError.self) { try Projection(pipeline: "+proj=nonsense") }
     }
+
+    /// The bulk projection runs the pipeline's one step on radians converted first: the same
+    /// metres to the bit as PROJ's whole pipeline, for the linker's transverse Mercator about
+    /// several origins and for Web Mercator.
+    @Test func bulkForwardIsThePipelineToTheBit() throws {
+        var rng = SystemRandomNumberGenerator()
+        let origins = [Coord(-73.74, 40.72), Coord(113.54, 22.19), Coord(13.26, 53.56), Coord(-0.01, -33.9), Coord(179.9, 0)]
+        for origin in origins {
+            var points = [origin, Coord(origin.x + 0.5, origin.y - 0.5)]
+            for _ in 0..<50_000 {
+                points.append(Coord(origin.x + Double.random(in: -0.3...0.3, using: &rng),
+                                    origin.y + Double.random(in: -0.3...0.3, using: &rng)))
+            }
+            for definition in [Projection.localMetricDefinition(around: origin), try Projection.webMercator().definition] {
+                var whole = points, bulk = points
+                try Projection(pipeline: definition).forward(&whole)
+                let projection = try Projection(pipeline: definition)
+                try bulk.withUnsafeMutableBufferPointer { (b) throws(ProjError) in try projection.forward(b) }
+                let differing = zip(whole, bulk).filter { $0.0.x.bitPattern != $0.1.x.bitPattern || $0.0.y.bitPattern != $0.1.y.bitPattern }
+                #expect(differing.isEmpty, "\(definition): \(differing.count) differ, e.g. \(differing.prefix(2))")
+            }
+        }
+    }
+
+    @Test func bulkForwardRefusesWhatThePipelineRefuses() throws {
+        let projection = try Projection.localMetric(around: Coord(10, 50))
+        var points = [Coord(10, 50), Coord(10, 95)]
+        #expect(throws: ProjError.self) {
+            try points.withUnsafeMutableBufferPointer { (b) throws(ProjError) in try projection.forward(b) }
+        }
+        var whole = [Coord(10, 50), Coord(10, 95)]
+        #expect(throws: ProjError.self) { try projection.forward(&whole) }
+    }
 }
 
 @Suite struct PlanarTests {
