@@ -4,19 +4,20 @@
 /// a GEOS STRtree would need a geometry for every box and every query. Results are exact (each
 /// listed box is tested against the query box), so the cell size changes only the speed.
 struct GridIndex {
-    private let boxes: [BBox]
     private let originX: Double, originY: Double, cellSize: Double
     private let columns: Int, rows: Int
     /// The items of cell c are `entries[cellStarts[c]..<cellStarts[c + 1]]`, ascending.
     private let cellStarts: [Int32]
     private let entries: [Int32]
-    /// Each item's first cell (lowest column and row), so that a query over several cells
-    /// reports an item once without working out its cells again.
-    private let firstColumn: [Int32], firstRow: [Int32]
+    /// Each entry's box, in the entries' order: a query reads a cell's boxes one after the
+    /// other instead of fetching each from wherever its item stands in `boxes`.
+    private let entryBoxes: [BBox]
+    /// Each entry's item's first cell (lowest column and row), in the entries' order, so that a
+    /// query over several cells reports an item once without working out its cells again.
+    private let entryFirst: [(column: Int32, row: Int32)]
 
     /// Indexes item `i` by `boxes[i]`; empty boxes are left out.
     init(boxes: [BBox]) {
-        self.boxes = boxes
         var extent = BBox.empty
         for b in boxes where !b.isEmpty { extent.expand(b) }
         let kept = boxes.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) }
@@ -25,13 +26,16 @@ struct GridIndex {
         // thin extent), or when the boxes would be listed in too many cells (long roads).
         var size = max((4 * width * height / Double(max(kept, 1))).squareRoot(), 1e-9)
         var columns = 1, rows = 1, listed = 0
+        // Each box's cells at the size tried last: worked out once, then read to count and fill.
+        var spans = [(column0: Int32, column1: Int32, row0: Int32, row1: Int32)](repeating: (0, -1, 0, -1), count: boxes.count)
         while true {
             columns = Int(width / size) + 1
             rows = Int(height / size) + 1
             if Double(columns) * Double(rows) > Double(kept + 64) { size *= 2; continue }
             listed = 0
-            for b in boxes where !b.isEmpty {
+            for (k, b) in boxes.enumerated() where !b.isEmpty {
                 let c = GridIndex.cells(b, originX: extent.minX, originY: extent.minY, size: size)
+                spans[k] = (Int32(c.columns.lowerBound), Int32(c.columns.upperBound), Int32(c.rows.lowerBound), Int32(c.rows.upperBound))
                 listed += c.columns.count * c.rows.count
             }
             if listed <= 8 * kept + 1024 { break }
@@ -44,32 +48,31 @@ struct GridIndex {
         self.rows = rows
 
         var starts = [Int32](repeating: 0, count: columns * rows + 1)
-        let origin = (x: originX, y: originY)
-        func cells(_ b: BBox) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
-            GridIndex.cells(b, originX: origin.x, originY: origin.y, size: size)
-        }
-        for b in boxes where !b.isEmpty {
-            let c = cells(b)
-            for j in c.rows { for i in c.columns { starts[j * columns + i + 1] += 1 } }
+        for (k, b) in boxes.enumerated() where !b.isEmpty {
+            let c = spans[k]
+            for j in Int(c.row0)...Int(c.row1) { for i in Int(c.column0)...Int(c.column1) { starts[j * columns + i + 1] += 1 } }
         }
         for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
         var fill = starts
         var entries = [Int32](repeating: 0, count: listed)
-        var firstColumn = [Int32](repeating: 0, count: boxes.count), firstRow = firstColumn
+        var entryBoxes = [BBox](repeating: .empty, count: listed)
+        var entryFirst = [(column: Int32, row: Int32)](repeating: (0, 0), count: listed)
         for (k, b) in boxes.enumerated() where !b.isEmpty {
-            let c = cells(b)
-            firstColumn[k] = Int32(c.columns.lowerBound); firstRow[k] = Int32(c.rows.lowerBound)
-            for j in c.rows {
-                for i in c.columns {
-                    entries[Int(fill[j * columns + i])] = Int32(k)
+            let c = spans[k]
+            for j in Int(c.row0)...Int(c.row1) {
+                for i in Int(c.column0)...Int(c.column1) {
+                    let slot = Int(fill[j * columns + i])
+                    entries[slot] = Int32(k)
+                    entryBoxes[slot] = b
+                    entryFirst[slot] = (c.column0, c.row0)
                     fill[j * columns + i] += 1
                 }
             }
         }
         cellStarts = starts
         self.entries = entries
-        self.firstColumn = firstColumn
-        self.firstRow = firstRow
+        self.entryBoxes = entryBoxes
+        self.entryFirst = entryFirst
     }
 
     /// The items whose box meets `box`, boundaries included (as `BBox.intersects`), ascending.
@@ -94,13 +97,13 @@ struct GridIndex {
         for j in j0...j1 {
             for i in i0...i1 {
                 let cell = j * columns + i
-                for e in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] {
-                    let b = boxes[Int(e)]
-                    guard b.intersects(box) else { continue }
+                for k in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                    guard entryBoxes[k].intersects(box) else { continue }
                     if !single {
-                        guard max(Int(firstColumn[Int(e)]), i0) == i, max(Int(firstRow[Int(e)]), j0) == j else { continue }
+                        let first = entryFirst[k]
+                        guard max(Int(first.column), i0) == i, max(Int(first.row), j0) == j else { continue }
                     }
-                    try body(Int(e))
+                    try body(Int(entries[k]))
                 }
             }
         }
