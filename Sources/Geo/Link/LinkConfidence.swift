@@ -117,9 +117,8 @@ extension LinkWorld {
         var keys: [Int: Set<String>] = [:]
         for (a, b) in assigned.enumerated() { if let b, count[b] > 1 { keys[b, default: []].insert(houseKey(a)) } }
         var out = Set<Int>()
-        for (a, b) in covers where !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
-            let street = Occupancy.street(of: houseKey(a))
-            guard let held = keys[b], Occupancy.count(on: street, held) > 1 else { continue }
+        for (a, b) in covers where count[b] > 1 && !out.contains(b) && !attrs.multiUnitClass[bIdx[b]] {
+            guard let held = keys[b], Occupancy.count(on: Occupancy.street(of: houseKey(a)), held) > 1 else { continue }
             var free = false
             buildingIndex.forEach(meeting: buildingBoxes[b].expanded(by: Linker.coverClearance)) { k in
                 guard !free, k != b, count[k] == 0, !isOutbuilding(k), !attrs.open[bIdx[k]], rings(k).ringCount > 0 else { return }

@@ -18,13 +18,13 @@ final class LinkWorld {
     private let ringStarts: UnsafeMutableBufferPointer<Int>
     private let firstRing: UnsafeMutableBufferPointer<Int>
     /// Ring counts of each part, for footprints repaired with make-valid.
-    private var repairedParts: [Int: [Int]] = [:]
+    private var repairedParts: SlotCache<[Int]>
     /// True when building `b`'s footprint was invalid and repaired with make-valid.
     func isRepaired(_ b: Int) -> Bool { repairedParts[b] != nil }
     private let buildings: [Building]
     /// GEOS footprints made so far: at once for those that are not a simple ring, on first
     /// use for the others.
-    private var geometries: [Int: Geometry] = [:]
+    private var geometries: SlotCache<Geometry>
     let areas: [Double]
     let buildingBoxes: [BBox]
     let buildingIndex: GridIndex
@@ -37,10 +37,10 @@ final class LinkWorld {
     /// Address `a`'s point as given: off its road's line only where read off it.
     func givenPoint(_ a: Int) -> Coord { offLine[a]?.given ?? points[a] }
     private(set) lazy var addressIndex = GridIndex(boxes: points.map { BBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
-    private var centreCache: [Int: Coord] = [:]
-    private var labelCache: [Int: Coord] = [:]
-    private var givenLabelCache: [Int: Coord] = [:]
-    private var plainCentreCache: [Int: Coord] = [:]
+    private var centreCache: SlotCache<Coord>
+    private var labelCache: SlotCache<Coord>
+    private var givenLabelCache: SlotCache<Coord>
+    private var plainCentreCache: SlotCache<Coord>
 
     /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
@@ -132,8 +132,6 @@ final class LinkWorld {
 
     let streetKeys: [String?]
     var coverCount: [Int]
-    /// The footprints covering the point `coveringBuilding` tests, kept between calls.
-    private var covering: [Int] = []
     var assigned: [Int?]
     /// The covered points scored with the rest (`standsAtStreetOffset`), each with the footprint
     /// covering it.
@@ -143,7 +141,7 @@ final class LinkWorld {
     /// Whether each address read so far shares its street's offset with others
     /// (`standsAtStreetOffset`, among any) and stands away from the middle of any footprint
     /// covering it, for `streetSetByGeocoder`.
-    var sharesStreetOffset: [Int: Bool] = [:]
+    var sharesStreetOffset: SlotCache<Bool>
     /// Each address's `streetNeighbours` read since the last point moved (`forgetPlace`).
     var neighbourCache: [Int: [Int]] = [:]
     /// Whether each footprint read so far stands in a row where homes are scarce (`homesScarce`).
@@ -171,6 +169,13 @@ final class LinkWorld {
          attrs: FeatureAttributes, options: LinkerOptions) throws {
         self.options = options
         self.bIdx = bIdx; self.aIdx = aIdx; self.sIdx = sIdx
+        repairedParts = SlotCache(count: bIdx.count)
+        geometries = SlotCache(count: bIdx.count)
+        centreCache = SlotCache(count: bIdx.count)
+        labelCache = SlotCache(count: bIdx.count)
+        givenLabelCache = SlotCache(count: bIdx.count)
+        plainCentreCache = SlotCache(count: bIdx.count)
+        sharesStreetOffset = SlotCache(count: aIdx.count)
         self.attrs = attrs
         self.buildings = buildings
         coverCount = Array(repeating: 0, count: aIdx.count)
@@ -342,16 +347,19 @@ final class LinkWorld {
     /// stands in the middle of. An open structure (a roof on posts) covers nothing.
     func coveringBuilding(_ a: Int) throws -> Int? {
         let p = points[a]
-        covering.removeAll(keepingCapacity: true)
+        // Most points have one footprint or none over them: the others are listed only when
+        // there are more (an empty array makes no allocation).
+        var first = -1, others: [Int] = []
         buildingIndex.forEach(meeting: BBox(around: p, radius: 0)) { b in
             guard !attrs.open[bIdx[b]], Planar.covers(rings(b), p, tolerance: LinkWorld.coverTolerance) else { return }
-            covering.append(b)
+            if first < 0 { first = b } else { others.append(b) }
         }
-        coverCount[a] = covering.count
-        guard covering.count > 1 else { return covering.first }
+        coverCount[a] = first < 0 ? 0 : 1 + others.count
+        guard first >= 0 else { return nil }
         // The choice does not depend on the order the footprints come in.
-        var best = covering[0], bestGap = try middleGap(best, p)
-        for b in covering.dropFirst() {
+        guard !others.isEmpty else { return first }
+        var best = first, bestGap = try middleGap(best, p)
+        for b in others {
             let gap = try middleGap(b, p)
             let ko = isOutbuilding(b), co = isOutbuilding(best)
             let better = ko != co ? !ko
