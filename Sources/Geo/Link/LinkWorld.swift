@@ -108,8 +108,14 @@ final class LinkWorld {
         let metres = UnsafeBufferPointer(rebasing: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]])
         guard repairedParts[b] == nil, degrees.count == metres.count, degrees.count >= 3,
               let map = AffineMap(from: degrees, to: metres) else { return try label(b) }
-        let g = try Geometry.polygon(context, footprint.polygons)
-        let c = map.apply(try g.pointOnSurface().pointCoord())
+        // A footprint of one closed ring, the most, without GEOS: the same point (`ScanLinePoint`).
+        let inDegrees: Coord
+        if footprint.ringCount == 1, degrees.first == degrees.last, let p = ScanLinePoint.of(ring: degrees) {
+            inDegrees = p
+        } else {
+            inDegrees = try Geometry.polygon(context, footprint.polygons).pointOnSurface().pointCoord()
+        }
+        let c = map.apply(inDegrees)
         givenLabelCache[b] = c
         return c
     }
