@@ -37,9 +37,12 @@ struct FaceAlignment {
     /// number as written, so 10 comes before 10a and 10a before 10b (the household key alone,
     /// "10|street" against "10a|street", would put 10a first), then household and id rank.
     static func inNumberOrder(_ entries: [Entry]) -> [Entry] {
-        entries.sorted {
-            ($0.number, $0.numberText, $0.household, $0.rank) < ($1.number, $1.numberText, $1.household, $1.rank)
+        // Their places sorted, not the entries themselves: an entry is large to move.
+        let order = entries.indices.sorted { i, j in
+            if entries[i].number != entries[j].number { return entries[i].number < entries[j].number }
+            return (entries[i].numberText, entries[i].household, entries[i].rank) < (entries[j].numberText, entries[j].household, entries[j].rank)
         }
+        return order.map { entries[$0] }
     }
 
     /// How many addresses in a row the alignment may leave out between two it matches.
@@ -320,19 +323,21 @@ extension LinkWorld {
             entered.append(p.address)
         }
         guard !entered.isEmpty else { return [:] }
-        // Only the fixed addresses of the same street near an address to align can pin it.
-        var fixedBuilding: [Int: Int] = [:]
-        for f in fixed { fixedBuilding[f.address] = f.building }
-        // What no face counts as a home (`FaceAlignment.homes`).
-        let held = Set(fixed.map(\.building))
+        // Only the fixed addresses of the same street near an address to align can pin it. The
+        // fixed are most of a tile's addresses: looked up by index, not hashed.
+        var fixedBuilding = [Int](repeating: -1, count: points.count), holds = [Bool](repeating: false, count: buildingBoxes.count)
+        for f in fixed { fixedBuilding[f.address] = f.building; holds[f.building] = true }
         var near = Set<Int>()
         let r = options.weights.numberRadius
         for a in entered {
             let p = points[a]
             for j in addressIndex.query(BBox(around: p, radius: r))
-            where fixedBuilding[j] != nil && streetKeys[j] == streetKeys[a] { near.insert(j) }
+            where fixedBuilding[j] >= 0 && streetKeys[j] == streetKeys[a] { near.insert(j) }
         }
-        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j]!, 0, 0, false)]) }
+        for j in near.sorted() { try enter(slot: -1 - j, address: j, [(fixedBuilding[j], 0, 0, false)]) }
+        // What no face counts as a home (`FaceAlignment.homes`): of the footprints the faces offer.
+        var held = Set<Int>()
+        for entries in faces.values { for e in entries { for o in e.options where holds[o.building] { held.insert(o.building) } } }
         var out: [Int: Int] = [:]
         for key in faces.keys.sorted() {
             let entries = FaceAlignment.inNumberOrder(faces[key]!)

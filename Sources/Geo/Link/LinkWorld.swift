@@ -46,7 +46,14 @@ final class LinkWorld {
     func centre(_ b: Int) throws -> Coord {
         if let c = centreCache[b] { return c }
         let g = try geometry(b), cg = try g.centroid()
-        let c = try g.covers(cg) ? cg.pointCoord() : label(b)
+        let c: Coord
+        // A centroid clear of the outline's edges is inside or out by the crossings alone; GEOS's
+        // robust test is left for one within `coverTolerance` of an edge.
+        if let p = try? cg.pointCoord(), Planar.nearestOnEdges(of: rings(b), to: p).distance > LinkWorld.coverTolerance {
+            c = Planar.covers(rings(b), p, tolerance: 0) ? p : try label(b)
+        } else {
+            c = try g.covers(cg) ? cg.pointCoord() : label(b)
+        }
         centreCache[b] = c
         return c
     }
@@ -156,7 +163,10 @@ final class LinkWorld {
     let lines: [[Coord]]
     let segmentKeys: [String?]
     /// Each segment's and each address's street as a number (`streetNumbers`), for `fronts`.
-    let segmentStreetNumbers: [Int32], addressStreetNumbers: [Int32]
+    let addressStreetNumbers: [Int32]
+    /// The segments of each street, by its number, and each segment's box: what `fronts` reads
+    /// (a street has a few segments in a tile; the grid would list every road near).
+    let segmentsOfStreet: [[Int]], segmentBoxes: [BBox]
     /// The named streets as lines, their segments joined (`StreetChains`), for the block faces.
     private(set) lazy var streetChains = StreetChains(lines: lines, keys: segmentKeys)
     /// Whether each chain end met so far is open (`StreetEnd`), keyed 2·chain (+1 for its last point).
@@ -229,10 +239,15 @@ final class LinkWorld {
 
         lines = sIdx.map { layers.lines[$0] }
         segmentKeys = sIdx.map { attrs.segmentKeys[$0] }
+        let segmentStreetNumbers: [Int32]
         (segmentStreetNumbers, addressStreetNumbers) = LinkWorld.streetNumbers(segments: segmentKeys, addresses: streetKeys)
+        var ofStreet = [[Int]](repeating: [], count: Int(segmentStreetNumbers.max() ?? -1) + 1)
+        for (k, n) in segmentStreetNumbers.enumerated() where n >= 0 { ofStreet[Int(n)].append(k) }
+        segmentsOfStreet = ofStreet
+        segmentBoxes = sIdx.map { layers.lineBoxes[$0] }
         frontageRoad = sIdx.map { attrs.frontage[$0] }
         separatingRoad = sIdx.map { attrs.separating[$0] }
-        segmentIndex = GridIndex(boxes: sIdx.map { layers.lineBoxes[$0] })
+        segmentIndex = GridIndex(boxes: segmentBoxes)
 
         // Moved into memory the world owns: its queries read rings through plain pointers,
         // with no retain of an array per call.
@@ -692,12 +707,10 @@ final class LinkWorld {
         let street = addressStreetNumbers[a]
         guard street >= 0 else { return false }
         let box = buildingBoxes[b].expanded(by: options.frontageMeters)
-        var near = false
-        segmentIndex.forEach(meeting: box) { s in
-            guard !near, segmentStreetNumbers[s] == street else { return }
-            near = Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters)
+        for s in segmentsOfStreet[Int(street)] where segmentBoxes[s].intersects(box) {
+            if Planar.ringsNear(rings(b), lines[s], within: options.frontageMeters) { return true }
         }
-        return near
+        return false
     }
 
     /// Each segment's and each address's street key as a number, for `fronts`: the same number
