@@ -60,7 +60,10 @@ public enum LinkTable {
         case 61, 43, 45, 64, 9, 13: if !isPlainNumber(s.utf8) { s = "'" + s }
         default: break
         }
-        guard s.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return s }
+        // Read in place where the text is stored as UTF-8 (native strings): far fewer steps a byte.
+        func special(_ c: UInt8) -> Bool { c == 44 || c == 34 || c == 10 || c == 13 }
+        let quoted = s.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? s.utf8.contains(where: special)
+        guard quoted else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
