@@ -45,23 +45,36 @@ final class LinkWorld {
     /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
         if let c = centreCache[b] { return c }
-        let g = try geometry(b), cg = try g.centroid()
+        // One ring: GEOS's centroid worked out without GEOS (`Orienter.shellCentroid`, the same
+        // to the bit); any other footprint, or a ring with no area, asks GEOS.
+        let rs = rings(b)
+        let plain = rs.ringCount == 1 ? Orienter.shellCentroid(rs[0]) : nil
+        let cg = try plain == nil ? geometry(b).centroid() : nil
         let c: Coord
         // A centroid clear of the outline's edges is inside or out by the crossings alone; GEOS's
         // robust test is left for one within `coverTolerance` of an edge.
-        if let p = try? cg.pointCoord(), Planar.nearestOnEdges(of: rings(b), to: p).distance > LinkWorld.coverTolerance {
-            c = Planar.covers(rings(b), p, tolerance: 0) ? p : try label(b)
+        if let p = try plain ?? cg.flatMap({ try? $0.pointCoord() }),
+           Planar.nearestOnEdges(of: rs, to: p).distance > LinkWorld.coverTolerance {
+            c = Planar.covers(rs, p, tolerance: 0) ? p : try label(b)
         } else {
-            c = try g.covers(cg) ? cg.pointCoord() : label(b)
+            let point = try cg ?? Geometry.point(context, plain!)
+            c = try geometry(b).covers(point) ? point.pointCoord() : label(b)
         }
         centreCache[b] = c
         return c
     }
 
-    /// The footprint's label point: GEOS point on surface, where GIS tools put a building's point.
+    /// The footprint's label point: GEOS point on surface, where GIS tools put a building's point
+    /// (for one ring worked out without GEOS, the same to the bit: `ScanLinePoint`).
     func label(_ b: Int) throws -> Coord {
         if let c = labelCache[b] { return c }
-        let c = try geometry(b).pointOnSurface().pointCoord()
+        let rs = rings(b)
+        let c: Coord
+        if rs.ringCount == 1, rs[0].first == rs[0].last, let p = ScanLinePoint.of(ring: rs[0]) {
+            c = p
+        } else {
+            c = try geometry(b).pointOnSurface().pointCoord()
+        }
         labelCache[b] = c
         return c
     }
