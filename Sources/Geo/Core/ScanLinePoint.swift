@@ -5,10 +5,11 @@
 /// stretch of that line inside the ring. The same arithmetic in the same order, so the same
 /// point to the bit (`ScanLinePointTests` holds it to GEOS on random and real rings).
 enum ScanLinePoint {
-    /// The point for the closed ring `ring`; nil where the line meets no edge or an odd count of
-    /// them (a ring of no area or one that crosses itself), for the caller to ask GEOS.
+    /// The point for the ring `ring`; nil for a ring not closed or of fewer than four positions
+    /// (GEOS refuses them), and where the line meets no edge or an odd count of them (a ring of
+    /// no area or one that crosses itself), for the caller to ask GEOS.
     static func of<Ring: CoordRing>(ring: Ring) -> Coord? {
-        guard ring.count >= 4 else { return nil }
+        guard ring.count >= 4, ring.first == ring.last else { return nil }
         var low = Double.infinity, high = -Double.infinity
         for i in 0..<ring.count {
             low = Swift.min(low, ring[i].y); high = Swift.max(high, ring[i].y)

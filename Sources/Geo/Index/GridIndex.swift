@@ -10,7 +10,7 @@ struct GridIndex {
     private let cellStarts: [Int32]
     private let entries: [Int32]
     /// Each entry's box, in the entries' order: a query reads a cell's boxes one after the
-    /// other instead of fetching each from wherever its item stands in `boxes`.
+    /// other instead of fetching each by its item's index from wherever that stands.
     private let entryBoxes: [BBox]
     /// Each entry's item's first cell (lowest column and row), in the entries' order, so that a
     /// query over several cells reports an item once without working out its cells again.

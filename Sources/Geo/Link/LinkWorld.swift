@@ -45,23 +45,26 @@ final class LinkWorld {
     /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
         if let c = centreCache[b] { return c }
-        // One ring: GEOS's centroid worked out without GEOS (`Orienter.shellCentroid`, the same
-        // to the bit); any other footprint, or a ring with no area, asks GEOS.
+        // One ring with area: GEOS's centroid worked out without GEOS (`Orienter.shellCentroid`,
+        // the same to the bit); any other footprint asks GEOS.
         let rs = rings(b)
-        let plain = rs.ringCount == 1 ? Orienter.shellCentroid(rs[0]) : nil
-        let cg = try plain == nil ? geometry(b).centroid() : nil
-        let c: Coord
-        // A centroid clear of the outline's edges is inside or out by the crossings alone; GEOS's
-        // robust test is left for one within `coverTolerance` of an edge.
-        if let p = try plain ?? cg.flatMap({ try? $0.pointCoord() }),
-           Planar.nearestOnEdges(of: rs, to: p).distance > LinkWorld.coverTolerance {
-            c = Planar.covers(rs, p, tolerance: 0) ? p : try label(b)
-        } else {
-            let point = try cg ?? Geometry.point(context, plain!)
-            c = try geometry(b).covers(point) ? point.pointCoord() : label(b)
+        var centroid = rs.ringCount == 1 ? Orienter.shellCentroid(rs[0]) : nil
+        if centroid == nil {
+            let g = try geometry(b).centroid()
+            if !g.isEmpty { centroid = try g.pointCoord() }
         }
+        let c: Coord
+        if let p = centroid, try covers(b, p) { c = p } else { c = try label(b) }
         centreCache[b] = c
         return c
+    }
+
+    /// True when footprint `b` covers point `p`: by its crossings where the point stands clear of
+    /// its edges (by more than `coverTolerance`), by GEOS's robust test nearer.
+    private func covers(_ b: Int, _ p: Coord) throws -> Bool {
+        let rs = rings(b)
+        if Planar.nearestOnEdges(of: rs, to: p).distance > LinkWorld.coverTolerance { return Planar.covers(rs, p, tolerance: 0) }
+        return try geometry(b).covers(Geometry.point(context, p))
     }
 
     /// The footprint's label point: GEOS point on surface, where GIS tools put a building's point
@@ -70,7 +73,7 @@ final class LinkWorld {
         if let c = labelCache[b] { return c }
         let rs = rings(b)
         let c: Coord
-        if rs.ringCount == 1, rs[0].first == rs[0].last, let p = ScanLinePoint.of(ring: rs[0]) {
+        if rs.ringCount == 1, let p = ScanLinePoint.of(ring: rs[0]) {
             c = p
         } else {
             c = try geometry(b).pointOnSurface().pointCoord()
@@ -128,9 +131,9 @@ final class LinkWorld {
         let metres = UnsafeBufferPointer(rebasing: coords[ringStarts[firstRing[b]]..<ringStarts[firstRing[b + 1]]])
         guard repairedParts[b] == nil, degrees.count == metres.count, degrees.count >= 3,
               let map = AffineMap(from: degrees, to: metres) else { return try label(b) }
-        // A footprint of one closed ring, the most, without GEOS: the same point (`ScanLinePoint`).
+        // A footprint of one ring, the most, without GEOS: the same point (`ScanLinePoint`).
         let inDegrees: Coord
-        if footprint.ringCount == 1, degrees.first == degrees.last, let p = ScanLinePoint.of(ring: degrees) {
+        if footprint.ringCount == 1, let p = ScanLinePoint.of(ring: degrees) {
             inDegrees = p
         } else {
             inDegrees = try Geometry.polygon(context, footprint.polygons).pointOnSurface().pointCoord()

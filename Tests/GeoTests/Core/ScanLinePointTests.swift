@@ -60,9 +60,11 @@ import Testing
         #expect(try compareAll(loadBuildings([file]).features) > 40_000)
     }
 
-    /// A ring of no area and a ring too short give nothing: the caller asks GEOS.
+    /// A ring of no area, a ring too short and one not closed give nothing: the caller asks GEOS.
     @Test func noAreaGivesNothing() {
         #expect(ScanLinePoint.of(ring: [Coord(0, 0), Coord(2, 0), Coord(4, 0), Coord(0, 0)]) == nil)
         #expect(ScanLinePoint.of(ring: [Coord(0, 0), Coord(2, 2), Coord(0, 0)]) == nil)
+        #expect(ScanLinePoint.of(ring: [Coord(0, 0), Coord(2, 0), Coord(2, 2), Coord(0, 2)]) == nil)
+        #expect(ScanLinePoint.of(ring: [Coord(0, 0), Coord(2, 0), Coord(2, 2), Coord(0, 2), Coord(0, 0)]) == Coord(1, 1))
     }
 }
