@@ -40,7 +40,6 @@ final class LinkWorld {
     private var centreCache: SlotCache<Coord>
     private var labelCache: SlotCache<Coord>
     private var givenLabelCache: SlotCache<Coord>
-    private var plainCentreCache: SlotCache<Coord>
 
     /// A point on the footprint's surface: its centroid when that lies inside, else its `label`.
     func centre(_ b: Int) throws -> Coord {
@@ -90,30 +89,11 @@ final class LinkWorld {
 
     /// True when point `p` stands within `middleAgreement` of the middle of footprint `b`, as
     /// `middleGap` reads it, the label first (a point given for a building stands most often
-    /// there); for a footprint of one ring the centroid is worked out here, without GEOS.
+    /// there).
     func standsAtMiddle(_ b: Int, _ p: Coord) throws -> Bool {
         let near = LinkWorld.middleAgreement
         if Planar.length(Planar.sub(try givenLabel(b), p)) <= near { return true }
-        return Planar.length(Planar.sub(try plainCentre(b), p)) <= near
-    }
-
-    /// `centre`, for a footprint of one ring worked out from the ring (the area-weighted centroid
-    /// of its triangles, the same point as GEOS's to round-off), else `centre` itself.
-    func plainCentre(_ b: Int) throws -> Coord {
-        let rs = rings(b)
-        guard rs.ringCount == 1, repairedParts[b] == nil else { return try centre(b) }
-        if let c = plainCentreCache[b] { return c }
-        let r = rs[0], o = r[0]
-        var cx = 0.0, cy = 0.0, twice = 0.0
-        for i in 1..<max(1, r.count - 2) {
-            let u = Planar.sub(r[i], o), v = Planar.sub(r[i + 1], o), a = u.x * v.y - u.y * v.x
-            cx += a * (u.x + v.x); cy += a * (u.y + v.y); twice += a
-        }
-        guard twice != 0 else { return try centre(b) }
-        let c = Coord(o.x + cx / (3 * twice), o.y + cy / (3 * twice))
-        let out = Planar.covers(rs, c, tolerance: 0) ? c : try label(b)
-        plainCentreCache[b] = out
-        return out
+        return Planar.length(Planar.sub(try centre(b), p)) <= near
     }
 
     /// The footprint's label point where a data set's own tools put it: GEOS point on surface of
@@ -178,7 +158,7 @@ final class LinkWorld {
 
     let lines: [[Coord]]
     let segmentKeys: [String?]
-    /// Each segment's and each address's street as a number (`streetNumbers`), for `fronts`.
+    /// Each address's street as a number (`streetNumbers`), for `fronts`.
     let addressStreetNumbers: [Int32]
     /// The segments of each street, by its number, and each segment's box: what `fronts` reads
     /// (a street has a few segments in a tile; the grid would list every road near).
@@ -206,7 +186,6 @@ final class LinkWorld {
         centreCache = SlotCache(count: bIdx.count)
         labelCache = SlotCache(count: bIdx.count)
         givenLabelCache = SlotCache(count: bIdx.count)
-        plainCentreCache = SlotCache(count: bIdx.count)
         sharesStreetOffset = SlotCache(count: aIdx.count)
         self.attrs = attrs
         self.buildings = buildings
