@@ -339,19 +339,20 @@ extension LinkWorld {
         var held = Set<Int>()
         for entries in faces.values { for e in entries { for o in e.options where holds[o.building] { held.insert(o.building) } } }
         var out: [Int: Int] = [:]
+        let w = options.weights
         for key in faces.keys.sorted() {
-            let entries = FaceAlignment.inNumberOrder(faces[key]!)
-            // A face whose numbers do not run along the street has no order to align; one read
-            // along another street's line must show its order (a pair of numbers compared).
-            // One address has no order to keep (`FaceAlignment.align` matches none).
-            let w = options.weights
-            guard entries.count > 1 else { continue }
-            let own = HouseNumbers.signedAgreement(entries.map { ($0.at, $0.number) }, apart: w.orderApart)
-            guard own.map({ abs($0) >= w.orderAgreement }) ?? (key.street == nil) else { continue }
-            // Only a face whose points tell no order asks the opposite side.
-            let direction = own == nil ? oppositeDirection(of: key, entries, faces: faces) : nil
-            for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf, direction: direction) where slot >= 0 {
-                out[slot] = b
+            for entries in FaceAlignment.runs(FaceAlignment.inNumberOrder(faces[key]!), apart: w.orderApart, agreement: w.orderAgreement) {
+                // A face whose numbers do not run along the street has no order to align; one read
+                // along another street's line must show its order (a pair of numbers compared).
+                // One address has no order to keep (`FaceAlignment.align` matches none).
+                guard entries.count > 1 else { continue }
+                let own = HouseNumbers.signedAgreement(entries.map { ($0.at, $0.number) }, apart: w.orderApart)
+                guard own.map({ abs($0) >= w.orderAgreement }) ?? (key.street == nil) else { continue }
+                // Only a face whose points tell no order asks the opposite side.
+                let direction = own == nil ? oppositeDirection(of: key, entries, faces: faces) : nil
+                for (slot, b) in alignFace(entries, on: key.chain, held: held, bestOf: bestOf, direction: direction) where slot >= 0 {
+                    out[slot] = b
+                }
             }
         }
         return out
@@ -422,6 +423,21 @@ extension FaceAlignment {
         if mine.count == 1, theirs.count == 1, mine != theirs { return tau > 0 ? 1 : -1 }
         if mine.count == 2, theirs.count == 2 { return tau > 0 ? -1 : 1 }
         return nil
+    }
+
+    /// The runs of numbers a face holds, each aligned on its own: the face itself, or its odd and
+    /// its even numbers apart where each runs in order (`agreement`, pairs `apart` metres apart)
+    /// and the two run opposite ways: a street numbered up one side and back down the other
+    /// whose line bends round (a hairpin bend, a block's corner) so that houses of both sides
+    /// stand on one side of it. One monotone alignment cannot follow both; each run can.
+    static func runs(_ entries: [Entry], apart: Double, agreement: Double) -> [[Entry]] {
+        let odd = entries.filter { Int($0.number.rounded(.down)) % 2 == 1 }
+        let even = entries.filter { Int($0.number.rounded(.down)) % 2 == 0 }
+        guard !odd.isEmpty, !even.isEmpty,
+              let oddWay = HouseNumbers.signedAgreement(odd.map { ($0.at, $0.number) }, apart: apart),
+              let evenWay = HouseNumbers.signedAgreement(even.map { ($0.at, $0.number) }, apart: apart),
+              abs(oddWay) >= agreement, abs(evenWay) >= agreement, (oddWay > 0) != (evenWay > 0) else { return [entries] }
+        return [even, odd]
     }
 
     /// The parities (0 even, 1 odd) of a face's whole numbers.
