@@ -26,6 +26,8 @@ struct FaceAlignment {
 
         /// The house number as written, the household key's part before the street.
         var numberText: Substring { household.prefix { $0 != "|" } }
+        /// The whole number's parity: 0 even, 1 odd ("10a" is even).
+        var parity: Int { Int(number.rounded(.down)) % 2 }
     }
     struct Option {
         var building: Int
@@ -431,8 +433,8 @@ extension FaceAlignment {
     /// whose line bends round (a hairpin bend, a block's corner) so that houses of both sides
     /// stand on one side of it. One monotone alignment cannot follow both; each run can.
     static func runs(_ entries: [Entry], apart: Double, agreement: Double) -> [[Entry]] {
-        let odd = entries.filter { Int($0.number.rounded(.down)) % 2 == 1 }
-        let even = entries.filter { Int($0.number.rounded(.down)) % 2 == 0 }
+        let odd = entries.filter { $0.parity == 1 }
+        let even = entries.filter { $0.parity == 0 }
         guard !odd.isEmpty, !even.isEmpty,
               let oddWay = HouseNumbers.signedAgreement(odd.map { ($0.at, $0.number) }, apart: apart),
               let evenWay = HouseNumbers.signedAgreement(even.map { ($0.at, $0.number) }, apart: apart),
@@ -442,6 +444,6 @@ extension FaceAlignment {
 
     /// The parities (0 even, 1 odd) of a face's whole numbers.
     static func parities(_ entries: [Entry]) -> Set<Int> {
-        Set(entries.map { Int($0.number.rounded(.down)) % 2 })
+        Set(entries.map(\.parity))
     }
 }
