@@ -302,13 +302,16 @@ extension LinkWorld {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }
                 guard let at = along[key], at.offset != 0, (at.offset > 0) == left else { continue }
-                var read = max(0, extra - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
+                // A corner house numbered on the cross street costs what the assignment charges
+                // for it on top of its score, within the tolerance like the rest.
+                let corner = FaceAlignment.isCorner(b, of: street, bestOf: bestOf)
+                var read = max(0, extra + (corner ? w.cornerPenalty : 0) - w.alignTolerance) + w.recessCost * min(recess, w.alignTolerance)
                 // Past a piled end the point tells no house from another, but what a footprint is
                 // still counts there in full, not within the tolerance: a corner house numbered on
                 // the cross street costs what the assignment charges for it, an outbuilding what
                 // scoring charges it (`outbuildingCost`).
                 if pastEnd {
-                    if FaceAlignment.isCorner(b, of: street, bestOf: bestOf) { read += w.cornerPenalty }
+                    if corner { read += w.cornerPenalty }
                     read += outbuildingCost(b)
                 }
                 choices.append(FaceAlignment.Option(building: b, along: at.along, extra: read))

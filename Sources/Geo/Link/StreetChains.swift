@@ -1,6 +1,7 @@
-/// A named street between junctions as one line: the segments carrying one street name joined
-/// end to end where exactly two of them meet and no other named street does, so a block face
-/// is not cut where a footway, a driveway or a converter splits the street into short segments.
+/// A named street as one line: the segments carrying one street name joined end to end, at
+/// each node the two of them running on straightest, so a block face is not cut where a
+/// crossing, a footway, a driveway or a converter splits the street into short segments, and
+/// the line is the same whether an extract cut the street at its junctions or not.
 struct StreetChains {
     /// Each segment's chain, or nil for a segment without a name.
     let chainOf: [Int?]
@@ -25,14 +26,16 @@ struct StreetChains {
         // In an order of their drawing, not of the input, so the chains and the way each runs
         // do not depend on the order of the segments.
         let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { Planar.drawnBefore(segs[$0], segs[$1]) }
-        var meeting: [Node: [(segment: Int, last: Bool)]] = [:]
-        for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append((s, last)) } }
-        // The segment end joined to each end: the other one, when the node holds just two ends
-        // of named segments and both are of this street (another named street there: a junction).
+        var meeting: [Node: [End]] = [:]
+        for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append(End(segment: s, last: last)) } }
+        let rank = Dictionary(uniqueKeysWithValues: named.enumerated().map { ($1, $0) })
+        var partner: [End: End] = [:]
+        for ends in meeting.values { Self.pairStraightest(ends, segs, keys, rank: rank, into: &partner) }
+        // The segment end joined to each end: its partner at the node, when that is another
+        // segment (a segment paired with itself closes a ring).
         func joined(_ s: Int, last: Bool) -> (segment: Int, last: Bool)? {
-            guard let m = meeting[node(s, last: last)], m.count == 2 else { return nil }
-            let other = m[0].segment == s && m[0].last == last ? m[1] : m[0]
-            return other.segment == s || keys[other.segment] != keys[s] ? nil : other
+            guard let other = partner[End(segment: s, last: last)], other.segment != s else { return nil }
+            return (other.segment, other.last)
         }
         var chainOf = [Int?](repeating: nil, count: segs.count)
         var chains: [[Coord]] = []
@@ -58,6 +61,37 @@ struct StreetChains {
         self.chainOf = chainOf
         self.lines = chains
         lengths = chains.map { line in zip(line, line.dropFirst()).reduce(0) { $0 + Planar.length(Planar.sub($1.1, $1.0)) } }
+    }
+
+    /// One end of a segment: its last point when `last`, else its first.
+    private struct End: Hashable { var segment: Int; var last: Bool }
+
+    /// Pairs the ends of one street that meet at one node, the two running on straightest
+    /// first (the most nearly opposite directions out of the node), so a street runs on through
+    /// a crossing, however its segments were cut there, and a spur or a ring's tail meeting
+    /// it stays a chain of its own. Ties go by the segments' order of drawing.
+    private static func pairStraightest(_ ends: [End], _ segs: [[Coord]], _ keys: [String?], rank: [Int: Int],
+                                        into partner: inout [End: End]) {
+        guard ends.count > 1 else { return }
+        func direction(_ e: End) -> Coord {
+            let line = e.last ? Array(segs[e.segment].reversed()) : segs[e.segment]
+            guard let far = line.first(where: { $0 != line[0] }) else { return Coord(0, 0) }
+            let d = Planar.sub(far, line[0]), n = Planar.length(d)
+            return Coord(d.x / n, d.y / n)
+        }
+        let dirs = ends.map(direction)
+        var pairs: [(cos: Double, order: [Int], i: Int, j: Int)] = []
+        for i in ends.indices { for j in ends.indices where j > i && keys[ends[i].segment] == keys[ends[j].segment] {
+            let order = [rank[ends[i].segment]! * 2 + (ends[i].last ? 1 : 0), rank[ends[j].segment]! * 2 + (ends[j].last ? 1 : 0)].sorted()
+            pairs.append((Planar.dot(dirs[i], dirs[j]), order, i, j))
+        } }
+        pairs.sort { ($0.cos, $0.order[0], $0.order[1]) < ($1.cos, $1.order[0], $1.order[1]) }
+        var taken = Set<Int>()
+        for p in pairs where !taken.contains(p.i) && !taken.contains(p.j) {
+            taken.formUnion([p.i, p.j])
+            partner[ends[p.i]] = ends[p.j]
+            partner[ends[p.j]] = ends[p.i]
+        }
     }
 
     private static func points(_ segs: [[Coord]], _ w: Walk) -> [Coord] {

@@ -16,11 +16,13 @@ import Testing
         #expect(Planar.locate(c(30, 3), on: chains.lines[0])!.along == 30)
     }
 
-    @Test func threePiecesOfOneNameMeetingAtANodeStayApart() {
-        // A fork (or a dual carriageway's ends): no one way on, so no join.
-        let lines = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 5)], [c(10, 0), c(20, -5)]]
+    @Test func atAForkTheBranchRunningStraightOnIsJoined() {
+        // The street forks at (10, 0): one branch bends 10°, the other 60°; the first runs on.
+        let lines = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 1.76)], [c(10, 0), c(15, -8.66)]]
         let chains = StreetChains(lines: lines, keys: ["a", "a", "a"])
-        #expect(Set(chains.chainOf.compactMap { $0 }).count == 3)
+        #expect(chains.chainOf[0] == chains.chainOf[1])
+        #expect(chains.chainOf[2] != chains.chainOf[0])
+        #expect(chains.lines.count == 2)
     }
 
     @Test func anotherNameIsAnotherChainAndARingEnds() {
@@ -43,11 +45,37 @@ extension StreetChainsTests {
 }
 
 extension StreetChainsTests {
-    @Test func aCrossStreetEndsTheFace() {
-        // Main Street in two pieces meeting where Cross Street ends on it; a footway elsewhere.
-        let lines = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 0)], [c(10, 0), c(10, 20)], [c(20, 0), c(30, 0)], [c(20, 0), c(20, -9)]]
-        let chains = StreetChains(lines: lines, keys: ["main st", "main st", "cross st", "main st", nil])
-        #expect(chains.chainOf[0] != chains.chainOf[1])
-        #expect(chains.chainOf[1] == chains.chainOf[3])
+    @Test func aStreetRunsOnThroughACrossingHoweverItsSegmentsWereCut() {
+        // Main Street drawn as one line that Cross Street meets midway (as OSM ways often are),
+        // and the same streets cut at the crossing (as Overture's segments are): one line each.
+        let whole = [[c(0, 0), c(10, 0), c(20, 0)], [c(10, -20), c(10, 0), c(10, 20)]]
+        let cut = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 0)], [c(10, -20), c(10, 0)], [c(10, 0), c(10, 20)]]
+        let a = StreetChains(lines: whole, keys: ["main st", "cross st"])
+        let b = StreetChains(lines: cut, keys: ["main st", "main st", "cross st", "cross st"])
+        #expect(b.chainOf[0] == b.chainOf[1] && b.chainOf[2] == b.chainOf[3] && b.chainOf[0] != b.chainOf[2])
+        #expect(Set(a.lines) == Set(b.lines))
+    }
+
+    @Test func aSpurOfTheSameNameLeavesTheStreetWhole() {
+        // A ring road drawn in three pieces, with a short spur of its own name off one join:
+        // the ring stays one line, the spur a line of its own.
+        let ring = [[c(0, 0), c(40, 0), c(40, 15)], [c(40, 15), c(40, 30), c(0, 30)], [c(0, 30), c(0, 0)]]
+        let spur = [[c(40, 15), c(52, 20)]]
+        let chains = StreetChains(lines: ring + spur, keys: ["ring", "ring", "ring", "ring"])
+        #expect(chains.chainOf[0] == chains.chainOf[1] && chains.chainOf[1] == chains.chainOf[2])
+        #expect(chains.chainOf[3] != chains.chainOf[0])
+        #expect(chains.lines.map(\.count).sorted() == [2, 6])
+    }
+
+    @Test func aTieAtAForkGoesTheSameWayInAnyOrder() {
+        // A symmetric fork: either branch runs on as straight; the choice does not depend on
+        // the order the segments come in.
+        let lines = [[c(0, 0), c(10, 0)], [c(10, 0), c(20, 5)], [c(10, 0), c(20, -5)]]
+        let keys: [String?] = ["a", "a", "a"]
+        let one = StreetChains(lines: lines, keys: keys)
+        let order = [2, 0, 1]
+        let other = StreetChains(lines: order.map { lines[$0] }, keys: order.map { keys[$0] })
+        #expect(Set(one.lines) == Set(other.lines))
+        #expect(one.lines.count == 2)
     }
 }
