@@ -28,9 +28,8 @@ struct StreetChains {
         let named = segs.indices.filter { keys[$0] != nil && segs[$0].count > 1 }.sorted { Planar.drawnBefore(segs[$0], segs[$1]) }
         var meeting: [Node: [End]] = [:]
         for s in named { for last in [false, true] { meeting[node(s, last: last), default: []].append(End(segment: s, last: last)) } }
-        let rank = Dictionary(uniqueKeysWithValues: named.enumerated().map { ($1, $0) })
         var partner: [End: End] = [:]
-        for ends in meeting.values { Self.pairStraightest(ends, segs, keys, rank: rank, into: &partner) }
+        for ends in meeting.values { Self.pairStraightest(ends, segs, keys, into: &partner) }
         // The segment end joined to each end: its partner at the node, when that is another
         // segment (a segment paired with itself closes a ring).
         func joined(_ s: Int, last: Bool) -> (segment: Int, last: Bool)? {
@@ -69,23 +68,23 @@ struct StreetChains {
     /// Pairs the ends of one street that meet at one node, the two running on straightest
     /// first (the most nearly opposite directions out of the node), so a street runs on through
     /// a crossing, however its segments were cut there, and a spur or a ring's tail meeting
-    /// it stays a chain of its own. Ties go by the segments' order of drawing.
-    private static func pairStraightest(_ ends: [End], _ segs: [[Coord]], _ keys: [String?], rank: [Int: Int],
-                                        into partner: inout [End: End]) {
+    /// it stays a chain of its own. `ends` come in the segments' order of drawing, which breaks
+    /// ties.
+    private static func pairStraightest(_ ends: [End], _ segs: [[Coord]], _ keys: [String?], into partner: inout [End: End]) {
         guard ends.count > 1 else { return }
+        // The unit direction out of the node along the segment, to its first other point.
         func direction(_ e: End) -> Coord {
-            let line = e.last ? Array(segs[e.segment].reversed()) : segs[e.segment]
-            guard let far = line.first(where: { $0 != line[0] }) else { return Coord(0, 0) }
-            let d = Planar.sub(far, line[0]), n = Planar.length(d)
+            let line = segs[e.segment], at = e.last ? line[line.count - 1] : line[0]
+            guard let far = e.last ? line.last(where: { $0 != at }) : line.first(where: { $0 != at }) else { return Coord(0, 0) }
+            let d = Planar.sub(far, at), n = Planar.length(d)
             return Coord(d.x / n, d.y / n)
         }
         let dirs = ends.map(direction)
-        var pairs: [(cos: Double, order: [Int], i: Int, j: Int)] = []
+        var pairs: [(cos: Double, i: Int, j: Int)] = []
         for i in ends.indices { for j in ends.indices where j > i && keys[ends[i].segment] == keys[ends[j].segment] {
-            let order = [rank[ends[i].segment]! * 2 + (ends[i].last ? 1 : 0), rank[ends[j].segment]! * 2 + (ends[j].last ? 1 : 0)].sorted()
-            pairs.append((Planar.dot(dirs[i], dirs[j]), order, i, j))
+            pairs.append((Planar.dot(dirs[i], dirs[j]), i, j))
         } }
-        pairs.sort { ($0.cos, $0.order[0], $0.order[1]) < ($1.cos, $1.order[0], $1.order[1]) }
+        pairs.sort { ($0.cos, $0.i, $0.j) < ($1.cos, $1.i, $1.j) }
         var taken = Set<Int>()
         for p in pairs where !taken.contains(p.i) && !taken.contains(p.j) {
             taken.formUnion([p.i, p.j])
