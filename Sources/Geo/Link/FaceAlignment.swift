@@ -265,17 +265,19 @@ extension LinkWorld {
     /// Where an address stands for the face alignment, and its face: along its own street's line
     /// (`placeOnStreet`), else, when its own street is not near (a place name instead of a
     /// street, a street missing from the extract, no street at all), along the line of the
-    /// named road its street search fell back to, in a face of its own street's numbers there.
+    /// named road its street search fell back to, in a face of its own street's numbers there;
+    /// a number with no street, in that road's own face (`roadOfStreetless`).
     func facePlace(_ a: Int) -> (place: StreetPlace, face: FaceKey)? {
         if let here = placeOnStreet(a) { return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: nil)) }
         guard let anchor = streetAnchor(a), !anchor.named, let here = place(a, alongChainOf: anchor.segment) else { return nil }
-        return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: streetKeys[a] ?? ""))
+        let street = roadOfStreetless(a) == nil ? streetKeys[a] ?? "" : nil
+        return (here, FaceKey(chain: here.chain, left: here.offset > 0, street: street))
     }
 
     /// The streets (keys, "" for none) whose pending addresses score each footprint best.
     func firstChoices(_ pending: [(address: Int, scored: [Candidate])]) -> [Int: Set<String>] {
         var out: [Int: Set<String>] = [:]
-        for p in pending { if let b = p.scored.first?.building { out[b, default: []].insert(streetKeys[p.address] ?? "") } }
+        for p in pending { if let b = p.scored.first?.building { out[b, default: []].insert(String(Occupancy.street(of: houseKey(p.address)))) } }
         return out
     }
 
@@ -297,7 +299,7 @@ extension LinkWorld {
             let s = here.chain
             let left = face.left
             var choices: [FaceAlignment.Option] = []
-            let w = options.weights, street = streetKeys[a] ?? ""
+            let w = options.weights, street = Occupancy.street(of: houseKey(a))
             for (b, extra, recess, pastEnd) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }

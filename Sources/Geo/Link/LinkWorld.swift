@@ -297,9 +297,20 @@ final class LinkWorld {
     }
 
     /// Number and street: two addresses with the same key (units of one number) are one
-    /// household's.
+    /// household's. A number given with no street is read as one of the named road it stands by
+    /// (`roadOfStreetless`): a house bears the number of the street it fronts, so beside that
+    /// road's own numbers it is a second household, not a corner house's number of a cross street.
     func houseKey(_ a: Int) -> String {
-        attrs.houseKeys[aIdx[a]]
+        let key = attrs.houseKeys[aIdx[a]]
+        guard streetKeys[a] == nil, let road = roadOfStreetless(a) else { return key }
+        return key + road
+    }
+
+    /// The name key of the road an address with a number and no street stands by: the named
+    /// road its street search fell back to (`streetAnchor`); nil for any other address.
+    func roadOfStreetless(_ a: Int) -> String? {
+        guard streetKeys[a] == nil, attrs.numbers[aIdx[a]] != nil, let anchor = streetAnchor(a) else { return nil }
+        return segmentKeys[anchor.segment]
     }
 
     /// The house keys the COVERS addresses put on each footprint some pending address may take

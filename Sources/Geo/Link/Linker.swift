@@ -346,7 +346,7 @@ public struct Linker: Sendable {
         }
         let addressRank = aIdx.map { attrs.addressRank[$0] }
         var chosen = Assignment.resolve(
-            pending: pending, keys: aIdx.map { attrs.houseKeys[$0] }, addressRank: addressRank,
+            pending: pending, keys: aIdx.indices.map { world.houseKey($0) }, addressRank: addressRank,
             buildingRank: bIdx.map { attrs.buildingRank[$0] },
             claims: world.coverClaims(covered, on: pending), occupancy: options.weights.occupancy)
         if options.weights.orderPenalty > 0 {  // the face's order has a say (not so for plain nearest)
