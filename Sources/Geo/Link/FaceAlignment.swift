@@ -277,7 +277,7 @@ extension LinkWorld {
     /// The streets (keys, "" for none) whose pending addresses score each footprint best.
     func firstChoices(_ pending: [(address: Int, scored: [Candidate])]) -> [Int: Set<String>] {
         var out: [Int: Set<String>] = [:]
-        for p in pending { if let b = p.scored.first?.building { out[b, default: []].insert(String(Occupancy.street(of: houseKey(p.address)))) } }
+        for p in pending { if let b = p.scored.first?.building { out[b, default: []].insert(numberStreet(p.address)) } }
         return out
     }
 
@@ -299,7 +299,7 @@ extension LinkWorld {
             let s = here.chain
             let left = face.left
             var choices: [FaceAlignment.Option] = []
-            let w = options.weights, street = Occupancy.street(of: houseKey(a))
+            let w = options.weights, street = numberStreet(a)
             for (b, extra, recess, pastEnd) in candidates where extra <= w.alignWindow {
                 let key = s * buildingBoxes.count + b
                 if along[key] == nil { along[key] = Planar.locate(try centre(b), on: streetChains.lines[s]) }

@@ -302,8 +302,14 @@ final class LinkWorld {
     /// road's own numbers it is a second household, not a corner house's number of a cross street.
     func houseKey(_ a: Int) -> String {
         let key = attrs.houseKeys[aIdx[a]]
-        guard streetKeys[a] == nil, let road = roadOfStreetless(a) else { return key }
+        guard let road = roadOfStreetless(a) else { return key }
         return key + road
+    }
+
+    /// The street an address's number is read on, its house key's street part: its own, else
+    /// the named road a number with no street stands by (`roadOfStreetless`), else "".
+    func numberStreet(_ a: Int) -> String {
+        streetKeys[a] ?? roadOfStreetless(a) ?? ""
     }
 
     /// The name key of the road an address with a number and no street stands by: the named
