@@ -2,11 +2,36 @@
 """Cuts a segments file at its junctions, as Overture cuts its road segments: every LineString
 is split at each inner vertex it shares with another segment (OpenStreetMap's ways, as the
 converters write them, mostly run on through their junctions). Each piece keeps the segment's
-properties; the first keeps its id, the others get uuid5(id, piece number). Written as a
-FeatureCollection in the overturemaps CLI layout. Link an area with both files and compare: the
-links should not depend on where the street was cut.
+properties; the first keeps its id, the others get uuid5(id, piece number), kept where the
+segment keeps its id (top-level, or inside properties as the older CLI layout has it). Written as
+a FeatureCollection. Link an area with both files and compare: the links should not depend on
+where the street was cut.
 Usage: bench/cut_segments.py SEGMENTS.geojson OUT.geojson"""
 import collections, json, sys, uuid
+
+
+def feature_id(f):
+    """The feature's id: top-level, or inside properties (the older CLI layout)."""
+    return f["id"] if "id" in f else (f.get("properties") or {}).get("id")
+
+
+def piece_id(f, piece):
+    """A later piece's id: uuid5 of the segment's id (read as a UUID, else named by it) and the
+    piece's number."""
+    fid = str(feature_id(f))
+    try:
+        base = uuid.UUID(fid)
+    except ValueError:
+        base = uuid.uuid5(uuid.NAMESPACE_URL, fid)
+    return str(uuid.uuid5(base, str(piece)))
+
+
+def set_id(g, fid):
+    """Gives a piece its id where its segment keeps one."""
+    if "id" in g:
+        g["id"] = fid
+    else:
+        g["properties"] = dict(g.get("properties") or {}, id=fid)
 
 
 def cut(features):
@@ -26,7 +51,7 @@ def cut(features):
             if i == len(cs) - 1 or seen[tuple(cs[i])] > 1:
                 g = dict(f, geometry={"type": "LineString", "coordinates": cs[start:i + 1]})
                 if piece:
-                    g["id"] = str(uuid.uuid5(uuid.UUID(f["id"]), str(piece)))
+                    set_id(g, piece_id(f, piece))
                 out.append(g)
                 start, piece = i, piece + 1
     return out
