@@ -77,16 +77,18 @@ extension Linker {
     /// footprint holds among the final links, its own among them (`sharedHome`), and each COVERS
     /// link's where a home holding no number stands beside its footprint (`TileLink.homeBeside`);
     /// not on a footprint whose class says it holds several households. `counts[b]`: the links
-    /// to b.
-    static func divideSharedHomes(_ links: inout [TileLink?], counts: [Int], attrs: FeatureAttributes) {
+    /// to b; `readOn`: the road a number with no street is read on (`TileLinks.readOn`), one of
+    /// whose numbers it counts as, as the tile's alignment and assignment read it.
+    static func divideSharedHomes(_ links: inout [TileLink?], counts: [Int], readOn: [Int: String], attrs: FeatureAttributes) {
+        func key(_ a: Int) -> String { readOn[a].map { attrs.houseKeys[a] + $0 } ?? attrs.houseKeys[a] }
         var held: [Int: Set<String>] = [:]
         for (a, l) in links.enumerated() {
-            if let b = l.map({ Int($0.building) }), b >= 0, counts[b] > 1 { held[b, default: []].insert(attrs.houseKeys[a]) }
+            if let b = l.map({ Int($0.building) }), b >= 0, counts[b] > 1 { held[b, default: []].insert(key(a)) }
         }
         for a in links.indices {
             guard var l = links[a], l.method == .buffer || l.method == .nearest || l.homeBeside,
                   let keys = held[Int(l.building)], keys.count > 1, !attrs.multiUnitClass[Int(l.building)] else { continue }
-            let street = Occupancy.street(of: attrs.houseKeys[a])
+            let street = Occupancy.street(of: key(a))
             let numbers = Occupancy.count(on: street, keys)
             l.confidence = l.method == .covers ? besideFreeHome(l.confidence, numbers: numbers) : sharedHome(l.confidence, numbers: numbers)
             links[a] = l

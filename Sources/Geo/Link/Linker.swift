@@ -217,9 +217,11 @@ public struct Linker: Sendable {
         var unmatched: [String: [NearbyBuilding]] = [:]
         var farUnmatched: [Int] = []
         var explanations: [LinkExplanation] = []
+        var readOn: [Int: String] = [:]
         for t in tiles.tiles.indices {
             let o = try outcomes.get(t)
             explanations += o.explanations
+            for (a, road) in o.readOn { readOn[a] = road }
             for r in o.links { links[r.address] = r.link }
             for b in o.repaired { repaired[b] = true }
             for (a, near) in o.unmatched {
@@ -231,7 +233,7 @@ public struct Linker: Sendable {
         }
         var counts = [Int](repeating: 0, count: buildings.count)
         for l in links { if let b = l?.building, b >= 0 { counts[Int(b)] += 1 } }
-        Linker.divideSharedHomes(&links, counts: counts, attrs: attrs)
+        Linker.divideSharedHomes(&links, counts: counts, readOn: readOn, attrs: attrs)
         var byRank = [Int](repeating: 0, count: buildings.count)
         for b in buildings.indices { byRank[Int(attrs.buildingRank[b])] = b }
         let summaries = byRank.map { b in
@@ -294,6 +296,9 @@ public struct Linker: Sendable {
         var unmatched: [(Int, [NearbyBuilding]?)] = []
         var repaired: [Int] = []
         var explanations: [LinkExplanation] = []
+        /// The linked owned addresses with a number and no street, each with the key of the named
+        /// road it is read on (`LinkWorld.roadOfStreetless`), its house key's street.
+        var readOn: [(address: Int, road: String)] = []
     }
 
     /// COVERS, then BUFFER/NEAREST with the regret-ordered assignment, for one tile. Returns
@@ -388,6 +393,7 @@ public struct Linker: Sendable {
         for (a, global) in aIdx.enumerated() where tile.owns(layers.points[global]) {
             if var l = links[a], let b = world.assigned[a] {
                 l.streetMatch = world.fronts(building: b, address: a)
+                if let road = world.roadOfStreetless(a) { out.readOn.append((global, road)) }
                 if l.method == .covers {
                     // A covered point a geocoder set, kept by the assignment: its COVERS confidence,
                     // worked out with the first tier's for the others.

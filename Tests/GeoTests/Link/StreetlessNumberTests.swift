@@ -40,4 +40,24 @@ import Testing
             #expect(with.link(id).buildingID == without.link(id).buildingID)
         }
     }
+
+    /// One house on Main Street, the only one near, takes both "12 Main Street" and a "14"
+    /// given with no street: two numbers of Main Street on one home, each link's confidence
+    /// divided as where "14" names its street.
+    @Test func sharedHomeCountsTheStreetlessNumberAsOneOfTheRoad() throws {
+        func scene(streetless: Bool) -> Scene {
+            var s = Scene()
+            s.road("main", "LINESTRING(-40 0,60 0)", name: "Main Street")
+            s.building("h", "POLYGON((0 5,10 5,10 15,0 15,0 5))")
+            s.address("m12", 3, 3, number: "12", street: "Main Street")
+            s.address("n14", 7, 3, number: "14", street: streetless ? nil : "Main Street")
+            return s
+        }
+        let with = try scene(streetless: false).link(), without = try scene(streetless: true).link()
+        for id in ["m12", "n14"] {
+            #expect(without.link(id).buildingID == "h" && without.link(id).method == .buffer)
+            #expect(without.link(id).confidence == with.link(id).confidence)
+        }
+        #expect(with.link("m12").confidence < 0.6)
+    }
 }
