@@ -80,7 +80,7 @@ extension Linker {
     /// to b; `readOn`: the road a number with no street is read on (`TileLinks.readOn`), one of
     /// whose numbers it counts as, as the tile's alignment and assignment read it.
     static func divideSharedHomes(_ links: inout [TileLink?], counts: [Int], readOn: [Int: String], attrs: FeatureAttributes) {
-        func key(_ a: Int) -> String { readOn[a].map { attrs.houseKeys[a] + $0 } ?? attrs.houseKeys[a] }
+        func key(_ a: Int) -> String { LinkWorld.houseKey(attrs.houseKeys[a], readOn: readOn[a]) }
         var held: [Int: Set<String>] = [:]
         for (a, l) in links.enumerated() {
             if let b = l.map({ Int($0.building) }), b >= 0, counts[b] > 1 { held[b, default: []].insert(key(a)) }

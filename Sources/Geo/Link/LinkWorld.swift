@@ -301,9 +301,13 @@ final class LinkWorld {
     /// (`roadOfStreetless`): a house bears the number of the street it fronts, so beside that
     /// road's own numbers it is a second household, not a corner house's number of a cross street.
     func houseKey(_ a: Int) -> String {
-        let key = attrs.houseKeys[aIdx[a]]
-        guard let road = roadOfStreetless(a) else { return key }
-        return key + road
+        Self.houseKey(attrs.houseKeys[aIdx[a]], readOn: roadOfStreetless(a))
+    }
+
+    /// A house key as given (`FeatureAttributes.houseKeys`), for a number with no street read on
+    /// the named road `road` (`roadOfStreetless`) that road's: "210|" → "210|carrer de sicilia".
+    static func houseKey(_ given: String, readOn road: String?) -> String {
+        road.map { given + $0 } ?? given
     }
 
     /// The street an address's number is read on, its house key's street part: its own, else
